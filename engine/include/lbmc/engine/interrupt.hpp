@@ -1,0 +1,20 @@
+// Ctrl-C handling: SIGINT sets a flag that the replication driver checks
+// between blocks; the driver then throws Interrupted, output files under
+// construction are removed by their destructors, and the program exits 130.
+#pragma once
+
+#include <stdexcept>
+
+namespace lbmc::engine {
+
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
+//! Installs the SIGINT handler (idempotent).
+void install_interrupt_handler();
+//! True once SIGINT has been received.
+bool interrupt_requested() noexcept;
+
+}  // namespace lbmc::engine

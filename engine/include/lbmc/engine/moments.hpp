@@ -1,0 +1,90 @@
+// Mergeable moment accumulator.
+//
+// Keeps the count, mean and central sums M2, M3, M4 of a stream of values.
+// Adding one value is Welford's update; merging two accumulators is the
+// pairwise formula of Chan, Golub and LeVeque (1979) extended to the third
+// and fourth central sums by Pébay (2008). Merging in a fixed (block) order
+// makes the result independent of how blocks were spread over threads.
+// The fourth central moment gives the standard error of the sample variance.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+namespace lbmc::engine {
+
+class Moments {
+ public:
+  //! Adds one observation (Welford's online update of mean, M2, M3, M4).
+  void add(double x) noexcept {
+    const double n0 = static_cast<double>(count_);
+    ++count_;
+    const double n = static_cast<double>(count_);
+    const double delta = x - mean_;
+    const double delta_n = delta / n;
+    const double delta_n2 = delta_n * delta_n;
+    const double term1 = delta * delta_n * n0;
+    mean_ += delta_n;
+    m4_ += term1 * delta_n2 * (n * n - 3.0 * n + 3.0) + 6.0 * delta_n2 * m2_ - 4.0 * delta_n * m3_;
+    m3_ += term1 * delta_n * (n - 2.0) - 3.0 * delta_n * m2_;
+    m2_ += term1;
+  }
+
+  //! Combines another accumulator into this one (Chan et al.; Pébay eq. 3.1).
+  void merge(const Moments& other) noexcept {
+    if (other.count_ == 0) return;
+    if (count_ == 0) {
+      *this = other;
+      return;
+    }
+    const double na = static_cast<double>(count_);
+    const double nb = static_cast<double>(other.count_);
+    const double n = na + nb;
+    const double delta = other.mean_ - mean_;
+    const double delta2 = delta * delta;
+    const double delta3 = delta2 * delta;
+    const double delta4 = delta2 * delta2;
+    const double m2 = m2_ + other.m2_ + delta2 * na * nb / n;
+    const double m3 = m3_ + other.m3_ + delta3 * na * nb * (na - nb) / (n * n) +
+                      3.0 * delta * (na * other.m2_ - nb * m2_) / n;
+    const double m4 = m4_ + other.m4_ +
+                      delta4 * na * nb * (na * na - na * nb + nb * nb) / (n * n * n) +
+                      6.0 * delta2 * (na * na * other.m2_ + nb * nb * m2_) / (n * n) +
+                      4.0 * delta * (na * other.m3_ - nb * m3_) / n;
+    mean_ += delta * nb / n;
+    m2_ = m2;
+    m3_ = m3;
+    m4_ = m4;
+    count_ += other.count_;
+  }
+
+  std::int64_t count() const noexcept { return count_; }
+  double mean() const noexcept { return mean_; }
+  //! Unbiased sample variance s² = M2/(R−1).
+  double variance() const noexcept {
+    return count_ > 1 ? m2_ / static_cast<double>(count_ - 1) : 0.0;
+  }
+  //! Standard error of the mean, s/√R.
+  double mean_se() const noexcept {
+    return count_ > 1 ? std::sqrt(variance() / static_cast<double>(count_)) : 0.0;
+  }
+  //! Standard error of s²: √((m4 − s⁴(R−3)/(R−1))/R), m4 = M4/R the fourth
+  //! central moment (the variance of the unbiased variance estimator).
+  double variance_se() const noexcept {
+    if (count_ < 4) return 0.0;
+    const double r = static_cast<double>(count_);
+    const double s2 = variance();
+    const double m4 = m4_ / r;
+    const double v = (m4 - s2 * s2 * (r - 3.0) / (r - 1.0)) / r;
+    return v > 0.0 ? std::sqrt(v) : 0.0;
+  }
+
+ private:
+  std::int64_t count_ = 0;
+  double mean_ = 0.0;
+  double m2_ = 0.0;
+  double m3_ = 0.0;
+  double m4_ = 0.0;
+};
+
+}  // namespace lbmc::engine

@@ -1,0 +1,83 @@
+// Bounded, mergeable storage of one variable's replications for quantiles.
+//
+// Up to `cap` values are kept exactly; quantiles are then empirical order
+// statistics X_(⌈αR⌉) with the distribution-free interval [X_(l), X_(u)],
+// l and u the binomial(R, α) quantiles at (1∓level)/2 (DESIGN §5).
+//
+// When a merge would pass the cap, the store turns into a histogram whose
+// bins are fixed from the values held at that moment: unit bins when every
+// value is an integer and the range fits (exact for integer loads), else
+// kHistogramBins equal bins spanning the held range widened by half of it on
+// each side, with values outside counted in under/overflow. Quantiles are
+// then read by linear interpolation inside a bin (resolution: one bin width,
+// stated by resolution()). Memory is therefore at most
+// max(8·cap, 8·kHistogramBins) bytes per store. Blocks are merged in block
+// order, so the switch happens at the same point for any thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lbmc::engine {
+
+//! An empirical quantile with its distribution-free interval.
+struct QuantileEstimate {
+  double value = 0.0;
+  double low = 0.0;
+  double high = 0.0;
+  //! (high − low)/(2·z_{(1+level)/2}): the standard error implied by the
+  //! interval, used for z-scores.
+  double se = 0.0;
+};
+
+class QuantileStore {
+ public:
+  static constexpr std::size_t kDefaultCap = std::size_t{1} << 24;
+  static constexpr std::size_t kHistogramBins = std::size_t{1} << 20;
+
+  QuantileStore() = default;
+  explicit QuantileStore(std::size_t cap) : cap_(cap) {}
+
+  void add(double x) {
+    values_.push_back(x);
+    sorted_ = false;
+  }
+  void reserve(std::size_t count) { values_.reserve(count); }
+  //! Appends `other` (which must still hold exact values, as block stores do).
+  void merge(const QuantileStore& other);
+
+  std::int64_t count() const noexcept;
+  bool exact() const noexcept { return !binned_; }
+  //! 0 when values are exact, else the histogram bin width.
+  double resolution() const noexcept { return binned_ ? width_ : 0.0; }
+
+  //! The α-quantile, inf{x : F_R(x) ≥ α}, with its interval at `level`.
+  QuantileEstimate quantile(double alpha, double level) const;
+  //! The empirical P(X <= x) and P(X == x); exact stores only count exactly.
+  double fraction_at_most(double x) const;
+  double fraction_equal(double x) const;
+  //! Sorted values (exact stores only; empty after binning).
+  const std::vector<double>& sorted_values() const;
+
+ private:
+  void to_histogram();
+  void bin(double x);
+  // The value of the r-th smallest observation, 1-based.
+  double order_statistic(std::int64_t rank) const;
+
+  std::size_t cap_ = kDefaultCap;
+  // Sorted lazily, in place, on the first read.
+  mutable std::vector<double> values_;
+  mutable bool sorted_ = true;
+  bool binned_ = false;
+  bool unit_bins_ = false;
+  double origin_ = 0.0;
+  double width_ = 1.0;
+  std::vector<std::int64_t> bins_;
+  std::int64_t underflow_ = 0;
+  std::int64_t overflow_ = 0;
+  std::int64_t binned_count_ = 0;
+};
+
+}  // namespace lbmc::engine

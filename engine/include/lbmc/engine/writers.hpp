@@ -1,0 +1,41 @@
+// Renderings of a result table: tidy CSV (DESIGN §4, byte-stable: numbers in
+// shortest round-trip form), JSON with run metadata, and the readable table
+// printed on stdout.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "lbmc/engine/results.hpp"
+
+namespace lbmc::engine {
+
+//! What JSON `meta` records about a run.
+struct RunMeta {
+  std::string command_line;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  std::int64_t reps = 0;
+  std::string start_time;  // ISO 8601, UTC
+  double wall_seconds = 0.0;
+  double reps_per_second = 0.0;
+  double ns_per_variate = 0.0;
+  std::string stopping;  // how the run ended (fixed reps, target met, max reps)
+};
+
+//! Shortest text that reads back as the same double; "nan", "inf", "-inf".
+std::string format_number(double x);
+//! A CSV field, quoted when it holds a comma, quote or newline.
+std::string csv_field(const std::string& text);
+
+std::string to_csv(const ResultTable& table);
+nlohmann::json to_json(const ResultTable& table, const RunMeta& meta);
+//! The readable table: one block per parameter point, 6 significant digits.
+std::string to_text(const ResultTable& table);
+
+//! Static facts of this build: version, git revision, build type, compiler.
+nlohmann::json build_info();
+
+}  // namespace lbmc::engine

@@ -1,0 +1,19 @@
+// SIGINT flag.
+#include "lbmc/engine/interrupt.hpp"
+
+#include <csignal>
+
+namespace lbmc::engine {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+
+}  // namespace
+
+void install_interrupt_handler() { std::signal(SIGINT, on_sigint); }
+
+bool interrupt_requested() noexcept { return g_interrupted != 0; }
+
+}  // namespace lbmc::engine

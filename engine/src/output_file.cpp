@@ -1,0 +1,97 @@
+// Atomic output files.
+#include "lbmc/engine/output_file.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lbmc/engine/errors.hpp"
+
+namespace lbmc::engine {
+namespace {
+
+void write_all(int fd, const std::string& content, const std::string& what) {
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw RuntimeFailure(fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+OutputFile::OutputFile(std::string option, std::string path)
+    : option_(std::move(option)), path_(std::move(path)) {
+  if (path_.empty()) throw InputError(fmt::format("{}: empty file name", option_));
+  if (is_stdout()) return;
+  struct stat info {};
+  if (::stat(path_.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    throw InputError(fmt::format("{} '{}': not a regular file", option_, path_));
+  }
+  const std::filesystem::path target(path_);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  fd_ = ::mkstemp(name.data());
+  if (fd_ < 0) {
+    throw InputError(fmt::format("{} '{}': cannot write there ({})", option_, path_, std::strerror(errno)));
+  }
+  temp_path_ = name.data();
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : option_(std::move(other.option_)),
+      path_(std::move(other.path_)),
+      temp_path_(std::move(other.temp_path_)),
+      fd_(other.fd_) {
+  other.fd_ = -1;
+  other.temp_path_.clear();
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void OutputFile::commit(const std::string& content) {
+  if (is_stdout()) {
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
+      throw RuntimeFailure("cannot write standard output");
+    }
+    return;
+  }
+  write_all(fd_, content, path_);
+  ::fchmod(fd_, 0644);
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    throw RuntimeFailure(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+  }
+  fd_ = -1;
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    throw RuntimeFailure(fmt::format("cannot rename into {}: {}", path_, std::strerror(errno)));
+  }
+  temp_path_.clear();
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  if (ec) throw RuntimeFailure(fmt::format("cannot create {}: {}", target.parent_path().string(), ec.message()));
+  OutputFile file("output", path);
+  file.commit(content);
+}
+
+}  // namespace lbmc::engine

@@ -1,0 +1,155 @@
+// Quantile store: exact order statistics, or a histogram past the cap.
+#include "lbmc/engine/quantile_store.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/normal.hpp>
+
+#include "lbmc/dist/policy.hpp"
+#include "lbmc/engine/errors.hpp"
+
+namespace lbmc::engine {
+namespace {
+
+namespace bm = boost::math;
+
+// The rank r with P(Bin(R, α) <= r − 1) >= prob, clamped to [1, R]:
+// X_(r) is then an order statistic bounding the α-quantile at that level.
+std::int64_t binomial_rank(std::int64_t count, double alpha, double prob) {
+  const bm::binomial_distribution<double, dist::Policy> b(static_cast<double>(count), alpha);
+  const double k = bm::quantile(b, prob);
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(k), 1, count);
+}
+
+}  // namespace
+
+void QuantileStore::merge(const QuantileStore& other) {
+  if (!other.exact()) throw RuntimeFailure("internal: merging a binned quantile store");
+  if (binned_) {
+    for (double x : other.values_) bin(x);
+    return;
+  }
+  values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+  sorted_ = false;
+  if (values_.size() > cap_) to_histogram();
+}
+
+std::int64_t QuantileStore::count() const noexcept {
+  return binned_ ? binned_count_ : static_cast<std::int64_t>(values_.size());
+}
+
+void QuantileStore::to_histogram() {
+  const auto [lo_it, hi_it] = std::minmax_element(values_.begin(), values_.end());
+  const double lo = *lo_it;
+  const double hi = *hi_it;
+  const bool integers = std::all_of(values_.begin(), values_.end(),
+                                    [](double x) { return x == std::floor(x); });
+  if (integers && hi - lo < static_cast<double>(kHistogramBins) / 2) {
+    // Unit bins centred on the integers: exact counts of every value seen,
+    // with room for a range twice as wide as the one seen so far.
+    const double spare = std::floor((static_cast<double>(kHistogramBins) - (hi - lo)) / 2);
+    origin_ = lo - spare - 0.5;
+    width_ = 1.0;
+    unit_bins_ = true;
+  } else {
+    const double span = hi > lo ? hi - lo : std::max(1.0, std::abs(lo));
+    origin_ = lo - span / 2;
+    width_ = 2 * span / static_cast<double>(kHistogramBins);
+  }
+  bins_.assign(kHistogramBins, 0);
+  binned_ = true;
+  std::vector<double> held;
+  held.swap(values_);
+  for (double x : held) bin(x);
+}
+
+void QuantileStore::bin(double x) {
+  ++binned_count_;
+  const double pos = std::floor((x - origin_) / width_);
+  if (pos < 0) {
+    ++underflow_;
+  } else if (pos >= static_cast<double>(bins_.size())) {
+    ++overflow_;
+  } else {
+    ++bins_[static_cast<std::size_t>(pos)];
+  }
+}
+
+double QuantileStore::order_statistic(std::int64_t rank) const {
+  if (!binned_) return sorted_values()[static_cast<std::size_t>(rank - 1)];
+  if (rank <= underflow_ || rank > binned_count_ - overflow_) {
+    return std::numeric_limits<double>::quiet_NaN();  // outside the histogram's range
+  }
+  std::int64_t below = underflow_;
+  for (std::size_t i = 0; i < bins_.size(); ++i) {
+    if (below + bins_[i] >= rank) {
+      const double left = origin_ + width_ * static_cast<double>(i);
+      if (unit_bins_) return left + 0.5;  // the integer this bin holds
+      const double within = static_cast<double>(rank - below) / static_cast<double>(bins_[i]);
+      return left + width_ * within;
+    }
+    below += bins_[i];
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
+  const std::int64_t r = count();
+  if (r == 0) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, nan, nan, nan};
+  }
+  const auto rank = std::clamp<std::int64_t>(
+      static_cast<std::int64_t>(std::ceil(alpha * static_cast<double>(r))), 1, r);
+  const double tail = (1.0 - level) / 2.0;
+  const std::int64_t low_rank = binomial_rank(r, alpha, tail);
+  const std::int64_t high_rank = std::min<std::int64_t>(binomial_rank(r, alpha, 1.0 - tail) + 1, r);
+  QuantileEstimate est;
+  est.value = order_statistic(rank);
+  est.low = order_statistic(low_rank);
+  est.high = order_statistic(high_rank);
+  const double z = bm::quantile(bm::normal_distribution<double, dist::Policy>(), 1.0 - tail);
+  est.se = (est.high - est.low) / (2.0 * z);
+  return est;
+}
+
+double QuantileStore::fraction_at_most(double x) const {
+  if (count() == 0) return std::numeric_limits<double>::quiet_NaN();
+  std::int64_t hits = 0;
+  if (!binned_) {
+    hits = std::count_if(values_.begin(), values_.end(), [x](double v) { return v <= x; });
+  } else {
+    hits = underflow_;
+    for (std::size_t i = 0; i < bins_.size(); ++i) {
+      if (origin_ + width_ * static_cast<double>(i + 1) <= x) hits += bins_[i];
+    }
+  }
+  return static_cast<double>(hits) / static_cast<double>(count());
+}
+
+double QuantileStore::fraction_equal(double x) const {
+  if (count() == 0) return std::numeric_limits<double>::quiet_NaN();
+  std::int64_t hits = 0;
+  if (!binned_) {
+    hits = std::count(values_.begin(), values_.end(), x);
+  } else if (unit_bins_) {
+    const double pos = std::floor(x - origin_);
+    if (pos >= 0 && pos < static_cast<double>(bins_.size())) hits = bins_[static_cast<std::size_t>(pos)];
+  } else {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return static_cast<double>(hits) / static_cast<double>(count());
+}
+
+const std::vector<double>& QuantileStore::sorted_values() const {
+  if (!sorted_) {
+    std::sort(values_.begin(), values_.end());
+    sorted_ = true;
+  }
+  return values_;
+}
+
+}  // namespace lbmc::engine

@@ -1,0 +1,36 @@
+// A command of the `lbmc` executable. Each experiment is one Command,
+// registered in commands.cpp; adding an experiment never touches the engine.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace lbmc::exp {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual const char* name() const = 0;
+  virtual const char* summary() const = 0;
+  //! Declares the command's options on its subcommand.
+  virtual void attach(CLI::App& app) = 0;
+  //! Runs after parsing; returns the exit code. Throws engine::InputError on
+  //! bad input (exit 2) and engine::RuntimeFailure on failures (exit 3).
+  virtual int run(const std::string& command_line) = 0;
+};
+
+std::unique_ptr<Command> make_maxload_command();
+std::unique_ptr<Command> make_reproduce_command();
+
+//! Every command, in the order `lbmc --help` lists them.
+std::vector<std::unique_ptr<Command>> make_commands();
+
+//! The whole command line: parses, runs, maps errors to exit codes
+//! (0 ran, 1 failed check under --strict/validate, 2 bad input, 3 failure,
+//! 130 interrupted) and prints one line on stderr for each error.
+int run_cli(int argc, const char* const* argv);
+
+}  // namespace lbmc::exp

@@ -1,0 +1,51 @@
+// The end of every experiment command: collects result rows and run
+// statistics, prints the seed and throughput on stderr, and writes the
+// readable table, CSV and JSON (DESIGN §3-§4). Output files are opened when
+// the report is made, so an unwritable path fails before any work, and are
+// renamed into place only when complete.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/output_file.hpp"
+#include "lbmc/engine/results.hpp"
+#include "lbmc/engine/writers.hpp"
+#include "lbmc/exp/run_options.hpp"
+
+namespace lbmc::exp {
+
+class Report {
+ public:
+  Report(std::string experiment, std::vector<std::string> param_names, const RunSettings& settings,
+         std::string command_line);
+
+  engine::ResultTable& table() noexcept { return table_; }
+
+  //! Records one parameter point's run: adds to the totals of the JSON
+  //! metadata and prints reps, time and throughput on stderr (unless quiet).
+  void record(const std::string& label, const engine::RunReport& run, double variates_per_rep);
+
+  //! Writes every output; returns the exit code (1 when --strict and an
+  //! exact check failed, else 0).
+  int finish();
+
+ private:
+  engine::ResultTable table_;
+  RunSettings settings_;
+  engine::RunMeta meta_;
+  std::optional<engine::OutputFile> csv_;
+  std::optional<engine::OutputFile> json_;
+  double variates_ = 0.0;
+  double busy_seconds_ = 0.0;
+  std::vector<std::string> stopping_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+//! The command line as one string, each argument quoted when needed.
+std::string join_command_line(int argc, const char* const* argv);
+
+}  // namespace lbmc::exp

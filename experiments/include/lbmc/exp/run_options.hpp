@@ -1,0 +1,74 @@
+// Options shared by every experiment command (DESIGN §3) and their checked
+// values. Options arrive as text and are validated here, so every error names
+// the option and the value that was rejected (exit 2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/errors.hpp"
+
+namespace lbmc::exp {
+
+//! The common options as typed.
+struct RunOptionsText {
+  std::string reps = "1e5";
+  std::string target_rse;
+  std::string max_reps = "1e8";
+  std::string seed;
+  std::string threads;
+  std::string level = "0.95";
+  std::string z_tol = "4";
+  std::string csv;
+  std::string json;
+  std::string progress = "auto";
+  bool quiet = false;
+  bool strict = false;
+};
+
+//! The common options, checked.
+struct RunSettings {
+  std::uint64_t seed = 0;
+  std::int64_t reps = 0;
+  std::optional<double> target_rse;
+  std::int64_t max_reps = 0;
+  int threads = 1;
+  double level = 0.95;
+  double z_tol = 4.0;
+  std::optional<std::string> csv;
+  std::optional<std::string> json;
+  engine::ProgressMode progress = engine::ProgressMode::automatic;
+  bool quiet = false;
+  bool strict = false;
+};
+
+//! Registers --reps, --target-rse, --max-reps, --seed, --threads, --level,
+//! --z-tol, --csv, --json, --progress, --quiet, --strict on `app`.
+void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps = "1e5");
+
+//! Checks the common options; the seed comes from std::random_device when
+//! none is given.
+RunSettings check_run_options(const RunOptionsText& text);
+
+//! Runs `parse(text)`, turning an InputError into one naming `option`.
+template <class Parse>
+auto parse_option(const char* option, const std::string& text, Parse parse) -> decltype(parse(text)) {
+  try {
+    return parse(text);
+  } catch (const engine::InputError& e) {
+    throw engine::InputError(std::string(option) + ": " + e.what());
+  }
+}
+
+//! Levels α for --alpha: each in (0, 1).
+std::vector<double> parse_levels(const char* option, const std::string& text);
+
+//! The engine's plan for `settings` with the given block size and label.
+engine::RunPlan make_plan(const RunSettings& settings, std::int64_t block_reps, std::string label);
+
+}  // namespace lbmc::exp

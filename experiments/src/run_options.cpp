@@ -1,0 +1,109 @@
+// Validation of the common options.
+#include "lbmc/exp/run_options.hpp"
+
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "lbmc/engine/lists.hpp"
+
+namespace lbmc::exp {
+
+using engine::InputError;
+
+void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps) {
+  text.reps = default_reps;
+  app.add_option("--reps", text.reps, "replications per parameter point (accepts 1e6)")
+      ->capture_default_str();
+  app.add_option("--target-rse", text.target_rse,
+                 "add blocks until every reported mean has relative se <= X");
+  app.add_option("--max-reps", text.max_reps, "upper limit on replications with --target-rse")
+      ->capture_default_str();
+  app.add_option("--seed", text.seed, "master seed (default: from std::random_device)");
+  app.add_option("--threads", text.threads, "OpenMP threads (default: all)");
+  app.add_option("--level", text.level, "confidence level of intervals")->capture_default_str();
+  app.add_option("--z-tol", text.z_tol, "|z| above which an exact check fails")->capture_default_str();
+  app.add_option("--csv", text.csv, "write tidy CSV to FILE, or - for stdout");
+  app.add_option("--json", text.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
+  app.add_option("--progress", text.progress, "progress on stderr: auto|always|never")
+      ->capture_default_str();
+  app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr");
+  app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
+}
+
+RunSettings check_run_options(const RunOptionsText& text) {
+  RunSettings s;
+  s.reps = parse_option("--reps", text.reps, engine::parse_integer);
+  if (s.reps < 1) throw InputError(fmt::format("--reps: '{}' must be >= 1", text.reps));
+  s.max_reps = parse_option("--max-reps", text.max_reps, engine::parse_integer);
+  if (s.max_reps < 1) throw InputError(fmt::format("--max-reps: '{}' must be >= 1", text.max_reps));
+  if (!text.target_rse.empty()) {
+    const double rse = parse_option("--target-rse", text.target_rse, engine::parse_real);
+    if (!(rse > 0.0)) throw InputError(fmt::format("--target-rse: '{}' must be > 0", text.target_rse));
+    s.target_rse = rse;
+  }
+  if (text.seed.empty()) {
+    std::random_device device;
+    s.seed = (std::uint64_t{device()} << 32) ^ device();
+  } else {
+    const double value = parse_option("--seed", text.seed, engine::parse_real);
+    if (value < 0 || value != std::floor(value) || value >= 0x1.0p64) {
+      throw InputError(fmt::format("--seed: '{}' must be an integer in [0, 2^64)", text.seed));
+    }
+    // Exact for plain decimal integers up to 2^64 − 1.
+    s.seed = text.seed.find_first_of("eE.") == std::string::npos ? std::stoull(text.seed)
+                                                                   : static_cast<std::uint64_t>(value);
+  }
+  if (text.threads.empty()) {
+    s.threads = omp_get_max_threads();
+  } else {
+    const std::int64_t t = parse_option("--threads", text.threads, engine::parse_integer);
+    if (t < 1 || t > 4096) throw InputError(fmt::format("--threads: '{}' must be in [1, 4096]", text.threads));
+    s.threads = static_cast<int>(t);
+  }
+  s.level = parse_option("--level", text.level, engine::parse_real);
+  if (!(s.level > 0.0 && s.level < 1.0)) throw InputError(fmt::format("--level: '{}' must be in (0,1)", text.level));
+  s.z_tol = parse_option("--z-tol", text.z_tol, engine::parse_real);
+  if (!(s.z_tol > 0.0)) throw InputError(fmt::format("--z-tol: '{}' must be > 0", text.z_tol));
+  if (!text.csv.empty()) s.csv = text.csv;
+  if (!text.json.empty()) s.json = text.json;
+  if (s.csv == "-" && s.json == "-") throw InputError("--csv and --json cannot both be '-' (stdout)");
+  if (text.progress == "auto") {
+    s.progress = engine::ProgressMode::automatic;
+  } else if (text.progress == "always") {
+    s.progress = engine::ProgressMode::always;
+  } else if (text.progress == "never") {
+    s.progress = engine::ProgressMode::never;
+  } else {
+    throw InputError(fmt::format("--progress: '{}' is not auto, always or never", text.progress));
+  }
+  s.quiet = text.quiet;
+  if (s.quiet) s.progress = engine::ProgressMode::never;
+  s.strict = text.strict;
+  return s;
+}
+
+std::vector<double> parse_levels(const char* option, const std::string& text) {
+  const auto levels = parse_option(option, text, engine::parse_real_list);
+  for (double a : levels) {
+    if (!(a > 0.0 && a < 1.0)) throw InputError(fmt::format("{}: {} is not in (0,1)", option, a));
+  }
+  return levels;
+}
+
+engine::RunPlan make_plan(const RunSettings& settings, std::int64_t block_reps, std::string label) {
+  engine::RunPlan plan;
+  plan.seed = settings.seed;
+  plan.reps = settings.reps;
+  plan.target_rse = settings.target_rse;
+  plan.max_reps = settings.max_reps;
+  plan.threads = settings.threads;
+  plan.block_reps = block_reps;
+  plan.progress = settings.progress;
+  plan.label = std::move(label);
+  return plan;
+}
+
+}  // namespace lbmc::exp

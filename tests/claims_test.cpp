@@ -1,0 +1,25 @@
+// Claim verdicts at the printed precision.
+#include <doctest/doctest.h>
+
+#include "lbmc/exp/claims.hpp"
+
+using namespace lbmc::exp;
+
+TEST_SUITE("fast") {
+  TEST_CASE("claims: printed precision") {
+    CHECK(parse_printed("3.6").unit == doctest::Approx(0.1));
+    CHECK(parse_printed("4.895").unit == doctest::Approx(0.001));
+    CHECK(parse_printed("30").unit == doctest::Approx(1.0));
+    CHECK(parse_printed("6.458e-6").unit == doctest::Approx(1e-9));
+    CHECK(parse_printed("6.458e-6").value == doctest::Approx(6.458e-6));
+  }
+
+  TEST_CASE("claims: verdicts") {
+    CHECK(classify("0.5772", 0.5772156649) == "reproduced");
+    CHECK(classify("0.626", 0.6266570687) == "rounding");       // rounds to 0.627
+    CHECK(classify("3.6", 2.7267, 3.616) == "asymptotic-only");
+    CHECK(classify("3.6", 2.7267, 2.9) == "differs");
+    CHECK(classify("3.6", 2.7267) == "differs");
+    CHECK(classify("9.791", 9.7916) == "rounding");              // 9.792 vs 9.791
+  }
+}

@@ -1,0 +1,164 @@
+// The lbmc executable end to end: bad input (exit 2, one line, no file),
+// output formats, and byte-identical CSV for any thread count.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A scratch folder per test run.
+const fs::path& scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("lbmc_cli_test_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+Outcome lbmc(const std::string& args) {
+  const fs::path out = scratch() / "stdout.txt";
+  const fs::path err = scratch() / "stderr.txt";
+  const std::string cmd = std::string(LBMC_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("cli: bad input gives one line on stderr, exit 2, and no file") {
+    const fs::path target = scratch() / "never.csv";
+    const std::string out = " --csv " + target.string() + " --json " + (scratch() / "never.json").string();
+    const char* cases[][2] = {
+        {"maxload --n 0", "--n"},
+        {"maxload --n -5", "--n"},
+        {"maxload --n 16,,64", "--n"},
+        {"maxload --n 16:4:*2", "--n"},
+        {"maxload --n abc", "--n"},
+        {"maxload --dist normal:0,0", "--dist"},
+        {"maxload --dist normal:0,-1", "--dist"},
+        {"maxload --dist normal:0", "--dist"},
+        {"maxload --dist binomial:10,1.5", "--dist"},
+        {"maxload --dist binomial:10,-0.1", "--dist"},
+        {"maxload --dist binomial:-3,0.5", "--dist"},
+        {"maxload --dist binomial:2.5,0.5", "--dist"},
+        {"maxload --dist poisson:-1", "--dist"},
+        {"maxload --dist exponential:0", "--dist"},
+        {"maxload --dist uniform:1,1", "--dist"},
+        {"maxload --dist gamma:1,2", "--dist"},
+        {"maxload --dist normal", "--dist"},
+        {"maxload --reps 0", "--reps"},
+        {"maxload --reps 1.5", "--reps"},
+        {"maxload --reps lots", "--reps"},
+        {"maxload --alpha 1", "--alpha"},
+        {"maxload --alpha 0", "--alpha"},
+        {"maxload --alpha 0.5,1.2", "--alpha"},
+        {"maxload --level 1.5", "--level"},
+        {"maxload --threads 0", "--threads"},
+        {"maxload --seed -1", "--seed"},
+        {"maxload --target-rse -0.1", "--target-rse"},
+        {"maxload --progress sometimes", "--progress"},
+        {"maxload --frobnicate", "frobnicate"},
+        {"nosuchcommand", "nosuchcommand"},
+    };
+    for (const auto& [args, option] : cases) {
+      CAPTURE(args);
+      const Outcome r = lbmc(std::string(args) + " --quiet" + out);
+      CHECK(r.code == 2);
+      CHECK(count_lines(r.err) == 1);
+      CHECK(r.err.find(option) != std::string::npos);
+      CHECK(r.out.empty());
+      CHECK_FALSE(fs::exists(target));
+      CHECK_FALSE(fs::exists(scratch() / "never.json"));
+    }
+  }
+
+  TEST_CASE("cli: unwritable output paths fail before running, leaving nothing") {
+    for (const std::string& path : std::vector<std::string>{"/nonexistent-dir/x.csv", "/proc/version", scratch().string()}) {
+      CAPTURE(path);
+      const Outcome r = lbmc("maxload --n 4 --reps 10 --quiet --csv " + path);
+      CHECK(r.code == 2);
+      CHECK(count_lines(r.err) == 1);
+      CHECK(r.err.find("--csv") != std::string::npos);
+    }
+    // An existing file is not truncated by a run that fails on bad input.
+    const fs::path keep = scratch() / "keep.csv";
+    std::ofstream(keep) << "precious\n";
+    const Outcome r = lbmc("maxload --n 0 --quiet --csv " + keep.string());
+    CHECK(r.code == 2);
+    CHECK(slurp(keep) == "precious\n");
+    // No temporary files are left behind.
+    for (const auto& entry : fs::directory_iterator(scratch())) {
+      CHECK(entry.path().filename().string().rfind(".keep.csv", 0) != 0);
+    }
+  }
+
+  TEST_CASE("cli: same seed gives byte-identical CSV for 1 and 2 threads") {
+    const std::string args =
+        "maxload --dist normal:0,1 --dist poisson:3 --n 5,300 --alpha 0.5,0.9 --reps 20000 --seed 11 --quiet";
+    const Outcome one = lbmc(args + " --threads 1 --csv -");
+    const Outcome two = lbmc(args + " --threads 2 --csv -");
+    REQUIRE(one.code == 0);
+    REQUIRE(two.code == 0);
+    CHECK(one.out == two.out);
+    CHECK(one.out.rfind("experiment,dist,n,statistic,estimate,se,ci_low,ci_high,reps,reference,", 0) == 0);
+    const Outcome other_seed = lbmc("maxload --n 5 --reps 20000 --seed 12 --quiet --threads 2 --csv -");
+    CHECK(other_seed.out != two.out);
+  }
+
+  TEST_CASE("cli: files are written whole, JSON carries the metadata") {
+    const fs::path csv = scratch() / "run.csv";
+    const fs::path json = scratch() / "run.json";
+    const Outcome r = lbmc("maxload --n 8 --reps 5000 --seed 3 --csv " + csv.string() + " --json " + json.string());
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find("seed 3") != std::string::npos);
+    CHECK(r.err.find("ns/variate") != std::string::npos);
+    CHECK(r.out.find("gumbel-paper") != std::string::npos);  // the readable table
+    const auto doc = nlohmann::json::parse(slurp(json));
+    const auto& meta = doc.at("meta");
+    for (const char* key : {"version", "git_revision", "command_line", "seed", "threads", "reps", "build_type",
+                            "compiler", "start_time", "wall_seconds", "reps_per_second", "ns_per_variate"}) {
+      CAPTURE(key);
+      CHECK(meta.contains(key));
+    }
+    CHECK(meta.at("seed") == 3);
+    CHECK(meta.at("reps") == 5000);
+    CHECK(doc.at("rows").size() == count_lines(slurp(csv)) - 1);
+    CHECK(doc.at("rows")[0].at("dist") == "normal:0,1");
+  }
+
+  TEST_CASE("cli: help and version exit 0") {
+    CHECK(lbmc("--help").code == 0);
+    const Outcome sub = lbmc("maxload --help");
+    CHECK(sub.code == 0);
+    CHECK(sub.out.find("--alpha") != std::string::npos);
+    CHECK(lbmc("--version").code == 0);
+  }
+}

@@ -1,0 +1,120 @@
+// Replication driver: block streams, thread-count invariance, stopping rule.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <set>
+
+#include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/rng.hpp"
+
+namespace {
+
+using namespace lbmc::engine;
+
+// Mean of uniforms; also records the first draw of every block.
+struct UniformKernel {
+  struct Accumulator {
+    Moments moments;
+    std::vector<double> firsts;
+    void merge(const Accumulator& other) {
+      moments.merge(other.moments);
+      firsts.insert(firsts.end(), other.firsts.begin(), other.firsts.end());
+    }
+  };
+  Accumulator make_accumulator() const { return {}; }
+  void run(Generator& gen, std::int64_t count, Accumulator& acc) const {
+    for (std::int64_t i = 0; i < count; ++i) {
+      const double u = uniform01(gen);
+      if (i == 0) acc.firsts.push_back(u);
+      acc.moments.add(u);
+    }
+  }
+};
+
+RunPlan plan_with(int threads, std::int64_t reps) {
+  RunPlan plan;
+  plan.seed = 12345;
+  plan.reps = reps;
+  plan.max_reps = reps;
+  plan.threads = threads;
+  plan.block_reps = 1000;
+  plan.progress = ProgressMode::never;
+  return plan;
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("driver: identical totals for 1, 2 and 3 threads") {
+    const UniformKernel kernel;
+    UniformKernel::Accumulator one, two, three;
+    const auto never = [](const auto&) { return false; };
+    const auto r1 = run_replications(plan_with(1, 100'500), kernel, one, never);
+    run_replications(plan_with(2, 100'500), kernel, two, never);
+    run_replications(plan_with(3, 100'500), kernel, three, never);
+    CHECK(r1.reps == 100'500);
+    CHECK(r1.blocks == 101);
+    CHECK(one.moments.count() == 100'500);
+    // Bitwise equality, not approximate: merges happen in block order.
+    CHECK(std::memcmp(&one.moments, &two.moments, sizeof(Moments)) == 0);
+    CHECK(std::memcmp(&one.moments, &three.moments, sizeof(Moments)) == 0);
+    CHECK(one.firsts == two.firsts);
+    CHECK(one.firsts == three.firsts);
+  }
+
+  TEST_CASE("driver: block streams are distinct and reproducible") {
+    std::set<std::uint64_t> firsts;
+    for (std::uint64_t b = 0; b < 1000; ++b) {
+      auto g = block_generator(99, b);
+      firsts.insert(g());
+    }
+    CHECK(firsts.size() == 1000);
+    auto a = block_generator(99, 5);
+    auto b = block_generator(99, 5);
+    for (int i = 0; i < 10; ++i) CHECK(a() == b());
+    auto c = block_generator(100, 5);
+    CHECK(block_generator(99, 5)() != c());
+  }
+
+  TEST_CASE("driver: uniform01 and uniform_open01 ranges") {
+    auto g = block_generator(1, 0);
+    for (int i = 0; i < 100000; ++i) {
+      const double u = uniform01(g);
+      const double v = uniform_open01(g);
+      CHECK((u >= 0.0 && u < 1.0));
+      CHECK((v > 0.0 && v < 1.0));
+    }
+  }
+
+  TEST_CASE("driver: target rse stops at a wave boundary, independent of threads") {
+    const UniformKernel kernel;
+    auto plan = plan_with(1, 1000);
+    plan.target_rse = 1e-3;  // se of a uniform mean: 0.2887/√R/0.5 <= 1e-3 needs R >= 333,333
+    plan.max_reps = 10'000'000;
+    const auto rule = [&](const UniformKernel::Accumulator& acc) {
+      return acc.moments.mean_se() <= *plan.target_rse * acc.moments.mean();
+    };
+    UniformKernel::Accumulator a, b;
+    const auto ra = run_replications(plan, kernel, a, rule);
+    plan.threads = 2;
+    const auto rb = run_replications(plan, kernel, b, rule);
+    CHECK(ra.target_reached);
+    CHECK(ra.reps == rb.reps);
+    CHECK(ra.reps >= 333'333);
+    CHECK(ra.reps < 333'333 + kWaveBlocks * 1000);
+    CHECK(a.moments.mean() == b.moments.mean());
+  }
+
+  TEST_CASE("driver: max reps caps an unreachable target") {
+    const UniformKernel kernel;
+    auto plan = plan_with(2, 10);
+    plan.target_rse = 1e-9;
+    plan.max_reps = 50'000;
+    UniformKernel::Accumulator acc;
+    const auto r = run_replications(plan, kernel, acc, [](const auto&) { return false; });
+    CHECK_FALSE(r.target_reached);
+    CHECK(r.reps == 50'000);
+    CHECK(acc.moments.count() == 50'000);
+  }
+}

@@ -1,0 +1,80 @@
+// Quantile store: order statistics, distribution-free intervals, and the
+// histogram fallback past the cap.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <boost/math/distributions/binomial.hpp>
+
+#include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/rng.hpp"
+
+using lbmc::engine::QuantileStore;
+
+TEST_SUITE("fast") {
+  TEST_CASE("quantile store: empirical quantile is X_(ceil(alpha R))") {
+    QuantileStore store;
+    for (int i = 100; i >= 1; --i) store.add(i);  // 1..100, unsorted
+    CHECK(store.quantile(0.95, 0.95).value == 95.0);
+    CHECK(store.quantile(0.951, 0.95).value == 96.0);
+    CHECK(store.quantile(0.5, 0.95).value == 50.0);
+    const auto q = store.quantile(0.5, 0.95);
+    CHECK(q.low < 50.0);
+    CHECK(q.high > 50.0);
+    CHECK(store.fraction_at_most(10.0) == doctest::Approx(0.10));
+    CHECK(store.fraction_equal(10.0) == doctest::Approx(0.01));
+  }
+
+  TEST_CASE("quantile store: interval ranks have the binomial coverage") {
+    // For R = 1000, alpha = 0.9: the ranks bracket 900 and the coverage
+    // P(l <= B < u), B ~ Bin(R, alpha), is at least the level.
+    QuantileStore store;
+    for (int i = 1; i <= 1000; ++i) store.add(i);
+    const auto q = store.quantile(0.9, 0.95);
+    const auto l = static_cast<double>(q.low), u = static_cast<double>(q.high);
+    CHECK(l < 900.0);
+    CHECK(u > 900.0);
+    boost::math::binomial_distribution<> b(1000, 0.9);
+    const double coverage = boost::math::cdf(b, u - 1) - boost::math::cdf(b, l - 1);
+    CHECK(coverage >= 0.95);
+    CHECK(coverage < 0.97);
+  }
+
+  TEST_CASE("quantile store: integer data past the cap stays exact") {
+    QuantileStore exact_store(1u << 30);
+    QuantileStore capped(1000);
+    auto gen = lbmc::engine::block_generator(3, 0);
+    for (int b = 0; b < 20; ++b) {
+      QuantileStore block;
+      for (int i = 0; i < 500; ++i) block.add(std::floor(100 * lbmc::engine::uniform01(gen)));
+      exact_store.merge(block);
+      capped.merge(block);
+    }
+    CHECK_FALSE(capped.exact());
+    CHECK(capped.count() == 10000);
+    for (double alpha : {0.01, 0.3, 0.5, 0.95, 0.999}) {
+      CHECK(capped.quantile(alpha, 0.95).value == exact_store.quantile(alpha, 0.95).value);
+      CHECK(capped.quantile(alpha, 0.95).low == exact_store.quantile(alpha, 0.95).low);
+      CHECK(capped.quantile(alpha, 0.95).high == exact_store.quantile(alpha, 0.95).high);
+    }
+    CHECK(capped.fraction_equal(42.0) == exact_store.fraction_equal(42.0));
+  }
+
+  TEST_CASE("quantile store: continuous data past the cap is within one bin") {
+    QuantileStore exact_store(1u << 30);
+    QuantileStore capped(2000);
+    auto gen = lbmc::engine::block_generator(4, 0);
+    for (int b = 0; b < 40; ++b) {
+      QuantileStore block;
+      for (int i = 0; i < 500; ++i) block.add(-std::log1p(-lbmc::engine::uniform01(gen)));
+      exact_store.merge(block);
+      capped.merge(block);
+    }
+    REQUIRE_FALSE(capped.exact());
+    const double bin = capped.resolution();
+    CHECK(bin > 0.0);
+    for (double alpha : {0.1, 0.5, 0.9, 0.99}) {
+      CHECK(std::abs(capped.quantile(alpha, 0.95).value - exact_store.quantile(alpha, 0.95).value) <= bin);
+    }
+  }
+}

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Reference values for tests/max_of_iid_test.cpp, gumbel_test.cpp and
+harmonic_test.cpp, computed independently of lbmc at high precision.
+
+Run:  python3 tests/reference/max_of_iid_reference.py   (Debian: python3-mpmath)
+
+Z = max of n iid loads, P(Z <= x) = F(x)^n (Mehrotra-Ranka-Wang 1992, §3).
+
+- Normal maxima: mpmath quadrature at 50 digits, two ways that must agree to
+  35 digits: the tail form E Z = c + int_c^inf (1 - F^n) - int_-inf^c F^n
+  (with the second moment about c), and the density form
+  E Z^k = int x^k n F^{n-1} f dx.
+- Integer laws: exact sums. Binomial cdfs are exact integers over 2^M (or
+  exact rationals for the double parameter), Poisson cdfs sums at 60 digits;
+  P(Z = k) = F(k)^n - F(k-1)^n at 60+ digits.
+- Quantiles of normal maxima: root of Phi(x)^n = alpha at 50 digits.
+- Harmonic numbers: mpmath.harmonic and zeta(2) - zeta(2, p+1).
+- Gumbel forms: the formulas of Mehrotra §3 evaluated at 40 digits.
+
+Every parameter that the C++ test passes as a double (p = 0.3, alpha = 0.95,
+...) is converted here from the same Python float, so the reference is the
+exact answer for the double the test uses.
+"""
+from fractions import Fraction
+from math import comb
+
+import mpmath as mp
+from mpmath import mpf
+
+mp.mp.dps = 50
+
+
+def fmt(x, digits=25):
+    return mp.nstr(mpf(x), digits, min_fixed=-5, max_fixed=5, strip_zeros=False)
+
+
+# ---------------------------------------------------------------- normal max
+def Phi(x):
+    return mp.ncdf(x)
+
+
+def Phic(x):
+    return mp.ncdf(-x)
+
+
+def log_Phi(x):
+    # log Phi(x), accurate in both tails
+    return mp.log1p(-Phic(x)) if x > 0 else mp.log(Phi(x))
+
+
+def max_cdf_normal(n, x):
+    return mp.exp(n * log_Phi(x))
+
+
+def max_ccdf_normal(n, x):
+    return -mp.expm1(n * log_Phi(x))
+
+
+def normal_max_quantile(n, alpha):
+    alpha = mpf(alpha)
+    target = mp.log(alpha) / n  # log Phi(x) = ln(alpha)/n
+    q = -mp.expm1(target)  # upper tail 1 - alpha^{1/n}
+    x0 = mp.sqrt(2) * mp.erfinv(1 - 2 * q) if q > mpf("1e-30") else mp.sqrt(-2 * mp.log(q))
+    return mp.findroot(lambda x: log_Phi(x) - target, x0, tol=mpf(10) ** (-45))
+
+
+def normal_max_moments_tail(n):
+    c = normal_max_quantile(n, 0.5)
+    s = normal_max_quantile(n, 0.75) - normal_max_quantile(n, 0.25)
+    pts_r = [c + s * k for k in (0, 1, 2, 4, 8, 16, 32, 64, 128)] + [mp.inf]
+    pts_l = [c - s * k for k in (0, 1, 2, 4, 8, 16, 32, 64, 128)] + [-mp.inf]
+    r0 = mp.quad(lambda x: max_ccdf_normal(n, x), pts_r)
+    r1 = mp.quad(lambda x: (x - c) * max_ccdf_normal(n, x), pts_r)
+    l0 = mp.quad(lambda x: max_cdf_normal(n, x), pts_l[::-1])
+    l1 = mp.quad(lambda x: (c - x) * max_cdf_normal(n, x), pts_l[::-1])
+    mean = c + r0 - l0
+    second = 2 * (r1 + l1)
+    return mean, second - (r0 - l0) ** 2
+
+
+def normal_max_moments_density(n):
+    c = normal_max_quantile(n, 0.5)
+    s = normal_max_quantile(n, 0.75) - normal_max_quantile(n, 0.25)
+    pts = [c + s * k for k in (-128, -64, -32, -16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16, 32, 64, 128)]
+    pts = [-mp.inf] + pts + [mp.inf]
+
+    def dens(x):
+        return n * mp.npdf(x) * mp.exp((n - 1) * log_Phi(x))
+
+    m1 = mp.quad(lambda x: (x - c) * dens(x), pts)
+    m2 = mp.quad(lambda x: (x - c) ** 2 * dens(x), pts)
+    m0 = mp.quad(dens, pts)
+    return c + m1 / m0, m2 / m0 - (m1 / m0) ** 2
+
+
+# ---------------------------------------------------------- integer laws
+def binomial_cdfs(M, p):
+    """Exact F(k), k = 0..M, for the double p (a Fraction)."""
+    p = Fraction(p)
+    q = 1 - p
+    out, acc = [], Fraction(0)
+    for k in range(M + 1):
+        acc += comb(M, k) * p**k * q ** (M - k)
+        out.append(acc)
+    return out
+
+
+def binomial_cdfs_half(M):
+    """Exact F(k) for p = 1/2 as mpf (integer sums over 2^M)."""
+    out, acc = [], 0
+    den = mpf(2) ** M
+    for k in range(M + 1):
+        acc += comb(M, k)
+        out.append(mpf(acc) / den)
+    return out
+
+
+def poisson_cdfs(lam, kmax):
+    lam = mpf(lam)
+    term = mp.exp(-lam)
+    out, acc = [], mpf(0)
+    for k in range(kmax + 1):
+        if k > 0:
+            term = term * lam / k
+        acc += term
+        out.append(acc)
+    return out
+
+
+def discrete_max(cdfs, n, alphas=()):
+    """Mean, variance and quantiles of the max of n iid with cdf list F(0..)."""
+    Fn = [(mpf(F.numerator) / F.denominator if isinstance(F, Fraction) else mpf(F)) ** n
+          for F in cdfs]
+    pk = [Fn[0]] + [Fn[k] - Fn[k - 1] for k in range(1, len(Fn))]
+    total = mp.fsum(pk)
+    mean = mp.fsum(k * p for k, p in enumerate(pk)) / total
+    var = mp.fsum((k - mean) ** 2 * p for k, p in enumerate(pk)) / total
+    qs = []
+    for a in alphas:
+        a = mpf(a)
+        qs.append(next(k for k, v in enumerate(Fn) if v >= a))
+    return mean, var, qs, total
+
+
+def section(title):
+    print()
+    print("// " + title)
+
+
+def main():
+    print("// Generated by tests/reference/max_of_iid_reference.py (mpmath %s, %d digits)"
+          % (mp.__version__, mp.mp.dps))
+
+    section("normal(0,1) maxima: {n, mean, variance} (tail form; density form agrees)")
+    for n in (1, 2, 3, 16, 64, 256, 1024, 10**6, 10**9):
+        m, v = normal_max_moments_tail(n)
+        m2, v2 = normal_max_moments_density(n)
+        assert abs(m - m2) < mpf(10) ** -35 and abs(v - v2) < mpf(10) ** -35, (n, m - m2, v - v2)
+        print("{%d, %s, %s}," % (n, fmt(m), fmt(v)))
+    print("// closed forms: n=2 mean 1/sqrt(pi) = %s var 1-1/pi = %s" %
+          (fmt(1 / mp.sqrt(mp.pi)), fmt(1 - 1 / mp.pi)))
+    print("// n=3 mean 3/(2 sqrt(pi)) = %s, var 1 + sqrt(3)/(2 pi) - 9/(4 pi) = %s" %
+          (fmt(3 / (2 * mp.sqrt(mp.pi))), fmt(1 + mp.sqrt(3) / (2 * mp.pi) - 9 / (4 * mp.pi))))
+
+    section("normal(0,1) maxima: {n, alpha, quantile}")
+    for n, a in ((1, 0.975), (16, 0.95), (64, 0.95), (10**6, 0.5), (10**6, 1e-6),
+                 (10**6, 0.999999), (10**9, 0.5), (10**9, 0.01)):
+        print("{%d, %r, %s}," % (n, a, fmt(normal_max_quantile(n, a))))
+
+    section("normal(0,1) maxima: {n, x, max_cdf, max_ccdf}")
+    for n, x in ((1, -3.0), (16, 2.0), (10**6, 4.0), (10**6, 6.0), (10**9, 10.0), (10**9, 6.0),
+                 (10**9, 20.0)):
+        print("{%d, %r, %s, %s}," % (n, x, fmt(max_cdf_normal(n, mpf(x))),
+                                     fmt(max_ccdf_normal(n, mpf(x)))))
+
+    section("binomial:4096,0.5, n = 256: mean, variance; quantiles at alphas")
+    alphas = (1e-6, 0.05, 0.5, 0.95, 0.99, 0.999999)
+    m, v, qs, tot = discrete_max(binomial_cdfs_half(4096), 256, alphas)
+    print("mean %s variance %s total %s" % (fmt(m), fmt(v), fmt(tot)))
+    print("quantiles", list(zip(alphas, qs)))
+    F = binomial_cdfs_half(4096)
+    for k in (2048, 2100, 2200, 2400):
+        print("x=%d max_cdf %s max_ccdf %s" % (k, fmt(F[k] ** 256), fmt(1 - F[k] ** 256)))
+
+    section("poisson:10, n = 100")
+    alphas = (1e-9, 0.5, 0.9, 0.999)
+    Fp = poisson_cdfs(10, 400)
+    m, v, qs, tot = discrete_max(Fp, 100, alphas)
+    print("mean %s variance %s total %s" % (fmt(m), fmt(v), fmt(tot)))
+    print("quantiles", list(zip(alphas, qs)))
+    for k in (20, 30, 40):
+        print("x=%d max_pmf %s max_ccdf %s" % (k, fmt(Fp[k] ** 100 - Fp[k - 1] ** 100),
+                                               fmt(1 - Fp[k] ** 100)))
+
+    section("small integer cases: {spec, n, mean, variance}")
+    cases = [("binomial:10,0.3", lambda: binomial_cdfs(10, 0.3), 5),
+             ("binomial:3,0.4", lambda: binomial_cdfs(3, 0.4), 4),
+             ("binomial:100,0.01", lambda: binomial_cdfs(100, 0.01), 10**4),
+             ("poisson:2.5", lambda: poisson_cdfs(2.5, 200), 1000),
+             ("poisson:0.5", lambda: poisson_cdfs(0.5, 200), 10**6),
+             ("poisson:1000", lambda: poisson_cdfs(1000, 2200), 10**9)]
+    for name, cdfs, n in cases:
+        mp.mp.dps = 80
+        m, v, _, total = discrete_max(cdfs(), n)
+        assert abs(total - 1) < mpf(10) ** -60, (name, total)
+        mp.mp.dps = 50
+        print('{"%s", %d, %s, %s},' % (name, n, fmt(m), fmt(v)))
+
+    section("harmonic: {p, H_p, H_p^(2)}")
+    mp.mp.dps = 40
+    for p in (1, 2, 3, 10, 63, 64, 65, 100, 1000, 10**6, 10**9, 10**12, 2**53, 10**15,
+              10**18, 2**63 - 1):
+        print("{%dLL, %s, %s}," % (p, fmt(mp.harmonic(p)), fmt(mp.zeta(2) - mp.zeta(2, p + 1))))
+
+    section("Gumbel, paper form (a_n = b_n = sqrt(2 ln n)): {n, mean, variance, q0.95, q0.5}")
+    for n in (2, 16, 64, 1000, 10**6):
+        a = mp.sqrt(2 * mp.log(n))
+        mean = a + mp.euler / a
+        var = mp.pi**2 / (12 * mp.log(n))
+        q95 = a - mp.log(-mp.log(mpf(0.95))) / a
+        q50 = a - mp.log(-mp.log(mpf(0.5))) / a
+        print("{%d, %s, %s, %s, %s}," % (n, fmt(mean), fmt(var), fmt(q95), fmt(q50)))
+
+    section("Gumbel, general norming: normal(0,1) {n, a_n, 1/b_n, mean, variance, q0.95}")
+    for n in (16, 1000, 10**6):
+        an = mp.findroot(lambda x: mp.log(Phic(x)) + mp.log(n),
+                         mp.sqrt(2) * mp.erfinv(1 - mpf(2) / n))
+        bn = n * mp.npdf(an)
+        print("{%d, %s, %s, %s, %s, %s}," % (n, fmt(an), fmt(1 / bn), fmt(an + mp.euler / bn),
+                                             fmt(mp.pi**2 / (6 * bn**2)),
+                                             fmt(an - mp.log(-mp.log(mpf(0.95))) / bn)))
+    print("// exponential:2, n = 10^6: a_n = 2 ln 1e6 = %s, 1/b_n = 2, mean %s" %
+          (fmt(2 * mp.log(10**6)), fmt(2 * mp.log(10**6) + 2 * mp.euler)))
+
+
+if __name__ == "__main__":
+    main()

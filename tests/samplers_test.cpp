@@ -1,0 +1,761 @@
+// Tests of the load-law samplers (distributions/samplers.hpp).
+//
+// fast: known answers (the first outputs of a fixed (seed, block), pinned: the
+// reproducibility contract), the ziggurat tables against their defining
+// equations in 50-digit arithmetic, the guide table, degenerate laws, ranges,
+// the table/rejection switch rule, parameter checks.
+// statistical: goodness of fit at fixed seeds for every law and method:
+// chi-square against the exact pmf (Boost.Math through laws.hpp) for the
+// integer laws, Kolmogorov-Smirnov against the exact cdf for the continuous
+// ones, mean and variance within 4 standard errors estimated from the run,
+// tail frequencies, and chi-square over the ziggurat's own layers and tail.
+// Every threshold is a quantile at a stated level (chi-square 1e-4, KS 1e-3,
+// z-scores 4 ~ 6e-5), never a tuned constant.
+#include "lbmc/dist/samplers.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/multiprecision/cpp_bin_float.hpp>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/policy.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/rng.hpp"
+
+namespace {
+
+using namespace lbmc;
+using dist::DiscreteMethod;
+using dist::DiscreteOptions;
+using dist::LoadLaw;
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+template <class Sampler>
+std::vector<double> draw(const Sampler& sampler, std::uint64_t seed, std::size_t count,
+                         std::uint64_t block = 0) {
+  engine::Generator gen = engine::block_generator(seed, block);
+  std::vector<double> out(count);
+  for (double& x : out) x = sampler(gen);
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Statistical helpers.
+
+// |sample mean - mean| <= 4 se and |sample variance - variance| <= 4 se, the
+// se's estimated from the run (se of s^2: sqrt((m4 - m2^2)/n)). Values are
+// centred on the true mean first, so huge means lose no digits.
+void check_moments(const std::vector<double>& xs, const LoadLaw& law) {
+  const double mu = dist::mean(law);
+  const double var = dist::variance(law);
+  const auto n = static_cast<double>(xs.size());
+  double s1 = 0.0;
+  for (double x : xs) s1 += x - mu;
+  const double d = s1 / n;  // sample mean - mu
+  double m2 = 0.0, m4 = 0.0;
+  for (double x : xs) {
+    const double c = (x - mu) - d;
+    m2 += c * c;
+    m4 += c * c * c * c;
+  }
+  m2 /= n;
+  m4 /= n;
+  const double s2 = m2 * n / (n - 1.0);
+  const double se_mean = std::sqrt(s2 / n);
+  const double se_var = std::sqrt(std::max(m4 - m2 * m2, 0.0) / n);
+  INFO("law ", dist::to_spec(law), ": mean ", mu + d, " vs ", mu, " (se ", se_mean, "), variance ",
+       s2, " vs ", var, " (se ", se_var, ")");
+  CHECK(std::abs(d) <= 4.0 * se_mean);
+  CHECK(std::abs(s2 - var) <= 4.0 * se_var);
+}
+
+// Kolmogorov-Smirnov against the exact cdf, level 1e-3: D (sqrt(n) + 0.12 +
+// 0.11/sqrt(n)) <= sqrt(-ln(alpha/2)/2) = 1.9495 (Stephens 1970).
+void check_ks(std::vector<double> xs, const LoadLaw& law) {
+  std::sort(xs.begin(), xs.end());
+  const auto n = static_cast<double>(xs.size());
+  double d = 0.0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double f = dist::cdf(law, xs[i]);
+    d = std::max({d, f - static_cast<double>(i) / n, static_cast<double>(i + 1) / n - f});
+  }
+  const double alpha = 1e-3;
+  const double critical = std::sqrt(-0.5 * std::log(alpha / 2.0));
+  const double statistic = d * (std::sqrt(n) + 0.12 + 0.11 / std::sqrt(n));
+  INFO("law ", dist::to_spec(law), ": KS D = ", d, ", scaled ", statistic, " vs ", critical);
+  CHECK(statistic <= critical);
+}
+
+// A law's cdf and upper tail, P(X <= x) and P(X > x).
+struct Cdf {
+  std::function<double(double)> lower;
+  std::function<double(double)> upper;
+};
+Cdf exact_cdf(const LoadLaw& law) {
+  return {[law](double x) { return dist::cdf(law, x); },
+          [law](double x) { return dist::ccdf(law, x); }};
+}
+
+// Chi-square test over the bins (-inf, e_0], (e_0, e_1], ..., (e_last, inf),
+// the bins first pooled left to right until each expects >= 5 (the leftover
+// joins the last bin). Level 1e-4; the critical value is Boost's chi-square
+// quantile with bins - 1 degrees of freedom. Bin probabilities are cdf
+// differences taken in whichever tail avoids cancellation.
+void check_chi_square(const std::vector<double>& xs, const std::string& name, const Cdf& F,
+                      std::vector<double> edges) {
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  const auto n = static_cast<double>(xs.size());
+  std::vector<double> upper;  // pooled bins' upper edges; the last is +inf
+  std::vector<double> prob;
+  double lower_prev = 0.0;  // P(X <= previous edge)
+  double upper_prev = 1.0;  // P(X > previous edge)
+  double pending = 0.0;
+  edges.push_back(std::numeric_limits<double>::infinity());
+  for (double e : edges) {
+    const double lower = std::isinf(e) ? 1.0 : F.lower(e);
+    const double upper_tail = std::isinf(e) ? 0.0 : F.upper(e);
+    pending += lower <= 0.5 ? lower - lower_prev : upper_prev - upper_tail;
+    lower_prev = lower;
+    upper_prev = upper_tail;
+    if (pending * n >= 5.0) {
+      upper.push_back(e);
+      prob.push_back(pending);
+      pending = 0.0;
+    }
+  }
+  REQUIRE(!prob.empty());
+  prob.back() += pending;
+  upper.back() = std::numeric_limits<double>::infinity();
+  std::vector<double> observed(prob.size(), 0.0);
+  for (double x : xs) {
+    const auto bin =
+        static_cast<std::size_t>(std::lower_bound(upper.begin(), upper.end(), x) - upper.begin());
+    observed[bin] += 1.0;
+  }
+  double chi2 = 0.0;
+  for (std::size_t j = 0; j < prob.size(); ++j) {
+    const double expected = n * prob[j];
+    chi2 += (observed[j] - expected) * (observed[j] - expected) / expected;
+  }
+  const auto df = static_cast<double>(prob.size() - 1);
+  REQUIRE(df >= 1.0);
+  const double critical = boost::math::quantile(boost::math::complement(
+      boost::math::chi_squared_distribution<double, dist::Policy>(df), 1e-4));
+  INFO(name, ": chi-square ", chi2, " on ", df, " df, critical ", critical);
+  CHECK(chi2 <= critical);
+}
+void check_chi_square(const std::vector<double>& xs, const LoadLaw& law,
+                      std::vector<double> edges) {
+  check_chi_square(xs, dist::to_spec(law), exact_cdf(law), std::move(edges));
+}
+
+// Bins for an integer law, fixed before looking at the data: every integer
+// within 9 sd of the mean when sd <= 200 (cells of their own; pooling merges
+// the far ones), else the integer parts of mean + sd z_j with z_j the normal
+// quantiles at j/2048 (about 2048 bins; their probabilities are exact all the same).
+std::vector<double> integer_edges(const LoadLaw& law) {
+  const double mu = dist::mean(law);
+  const double sd = dist::standard_deviation(law);
+  const double lo = std::max(dist::support_min(law), std::floor(mu - 9.0 * sd - 10.0));
+  const double hi = std::min(dist::support_max(law), std::ceil(mu + 9.0 * sd + 10.0));
+  std::vector<double> edges;
+  if (sd <= 200.0) {
+    for (double k = lo; k <= hi; k += 1.0) edges.push_back(k);
+    return edges;
+  }
+  const LoadLaw standard = dist::Normal{0.0, 1.0};
+  constexpr int kBins = 2048;
+  for (int j = 1; j < kBins; ++j) {
+    edges.push_back(std::floor(mu + sd * dist::quantile(standard, j / static_cast<double>(kBins))));
+  }
+  return edges;
+}
+
+// The count of X > threshold, against n P(X > threshold), within 4 sd.
+void check_tail_count(const std::vector<double>& xs, const LoadLaw& law, double threshold) {
+  const double p = dist::ccdf(law, threshold);
+  const auto n = static_cast<double>(xs.size());
+  const auto count = static_cast<double>(
+      std::count_if(xs.begin(), xs.end(), [&](double x) { return x > threshold; }));
+  INFO("law ", dist::to_spec(law), ": #(X > ", threshold, ") = ", count, ", expected ", n * p);
+  CHECK(std::abs(count - n * p) <= 4.0 * std::sqrt(n * p * (1.0 - p)));
+}
+
+// Esseen's lattice Edgeworth expansion with continuity correction for an
+// integer law of mean mu, sd and skewness g:
+//   P(X <= k) = Phi(z) - phi(z) g (z^2 - 1)/6 + O(1/sd^2),  z = (k + 1/2 - mu)/sd.
+// For the huge laws below (sd^2 >= 1e12) its error, ~1e-12, is far below
+// Boost's (binomial cdf off by ~5e-5 at M = 2^53) and it is fast where
+// Boost's Poisson cdf takes ~1 ms a call (and throws from lambda ~ 1e11).
+Cdf lattice_edgeworth(double mu, double sd, double g) {
+  auto correction = [=](double z) {
+    return std::exp(-0.5 * z * z) / std::sqrt(2.0 * std::numbers::pi) * g * (z * z - 1.0) / 6.0;
+  };
+  return {[=](double k) {
+            const double z = (std::floor(k) + 0.5 - mu) / sd;
+            return 0.5 * std::erfc(-z / std::sqrt(2.0)) - correction(z);
+          },
+          [=](double k) {
+            const double z = (std::floor(k) + 0.5 - mu) / sd;
+            return 0.5 * std::erfc(z / std::sqrt(2.0)) + correction(z);
+          }};
+}
+Cdf binomial_edgeworth(double n, double p) {
+  const double sd = std::sqrt(n * p * (1.0 - p));
+  return lattice_edgeworth(n * p, sd, (1.0 - 2.0 * p) / sd);
+}
+Cdf poisson_edgeworth(double lambda) {
+  return lattice_edgeworth(lambda, std::sqrt(lambda), 1.0 / std::sqrt(lambda));
+}
+
+void check_integer_law(const std::vector<double>& xs, const LoadLaw& law, const Cdf& reference) {
+  const double lo = dist::support_min(law);
+  const double hi = dist::support_max(law);
+  const bool ok = std::all_of(xs.begin(), xs.end(),
+                              [&](double x) { return x == std::floor(x) && x >= lo && x <= hi; });
+  CHECK_MESSAGE(ok, "law ", dist::to_spec(law), ": a value is not an integer in the support");
+  check_chi_square(xs, dist::to_spec(law), reference, integer_edges(law));
+  check_moments(xs, law);
+}
+
+void check_continuous_law(const std::vector<double>& xs, const LoadLaw& law) {
+  check_ks(xs, law);
+  check_moments(xs, law);
+  check_tail_count(xs, law, dist::quantile_upper(law, 1e-3));
+}
+
+// The engine outputs a draw used (pcg engines measure their distance).
+template <class Sampler>
+std::vector<int> outputs_per_draw(const Sampler& sampler, std::size_t count) {
+  engine::Generator gen = engine::block_generator(99, 0);
+  std::vector<int> used(count);
+  for (int& u : used) {
+    const engine::Generator before = gen;
+    (void)sampler(gen);
+    u = static_cast<int>(gen - before);
+  }
+  return used;
+}
+
+// ---------------------------------------------------------------------------
+// Ziggurat tables in 50-digit arithmetic.
+
+using Big = boost::multiprecision::cpp_bin_float_50;
+
+double ulp(double x) {
+  return std::nextafter(std::abs(x), std::numeric_limits<double>::infinity()) - std::abs(x);
+}
+
+// A table entry y is the rounding of g(exact inputs); the inputs stored are
+// themselves rounded (by at most half an ulp each). Bound:
+//   |y - g(stored inputs)| <= ulp(y)/2 + sum_j |dg/din_j| ulp(in_j)/2,
+// plus one ulp of slack for the last-bit ambiguity of the dd computation.
+// The partial derivatives are central differences in 50 digits.
+template <class G>
+void check_entry(const char* what, std::size_t i, double stored, G g, std::vector<double> inputs) {
+  auto eval = [&](const std::vector<Big>& in) { return g(in); };
+  std::vector<Big> in(inputs.begin(), inputs.end());
+  const Big exact = eval(in);
+  Big bound = Big(ulp(stored)) * Big(1.5);
+  for (std::size_t j = 0; j < inputs.size(); ++j) {
+    const Big h = Big(inputs[j]) * Big(1e-20);
+    std::vector<Big> up = in, down = in;
+    up[j] += h;
+    down[j] -= h;
+    const Big derivative = (eval(up) - eval(down)) / (2 * h);
+    bound += boost::multiprecision::abs(derivative) * Big(ulp(inputs[j])) / 2;
+  }
+  const Big err = boost::multiprecision::abs(Big(stored) - exact);
+  INFO(what, "[", i, "] = ", stored, ", exact ", exact.convert_to<double>(), ", error ",
+       err.convert_to<double>(),
+       " ulps of the entry: ", (err / Big(ulp(stored))).convert_to<double>(), ", bound ",
+       (bound / Big(ulp(stored))).convert_to<double>());
+  CHECK(err <= bound);
+}
+
+template <class Density, class Inverse, class Tail>
+void check_ziggurat(const dist::ZigguratTable& t, Density f, Inverse finv, Tail tail_area) {
+  constexpr std::size_t kN = dist::ZigguratTable::kLayers;
+  REQUIRE(t.x[1] == t.r);
+  REQUIRE(t.x[kN] == 0.0);
+  REQUIRE(t.f[kN] == 1.0);
+  // v = r f(r) + int_r^inf f
+  check_entry("v", 0, t.v,
+              [&](const std::vector<Big>& in) { return in[0] * f(in[0]) + tail_area(in[0]); },
+              {t.r});
+  // x_0 = v / f(r)
+  check_entry("x", 0, t.x[0], [&](const std::vector<Big>& in) { return in[1] / f(in[0]); },
+              {t.r, t.v});
+  // f_i = f(x_i)
+  for (std::size_t i = 1; i < kN; ++i) {
+    check_entry("f", i, t.f[i], [&](const std::vector<Big>& in) { return f(in[0]); }, {t.x[i]});
+  }
+  // x_{i+1} = f^-1(f(x_i) + v / x_i): every layer has area v
+  for (std::size_t i = 1; i + 1 < kN; ++i) {
+    check_entry("x", i + 1, t.x[i + 1],
+                [&](const std::vector<Big>& in) { return finv(f(in[0]) + in[1] / in[0]); },
+                {t.x[i], t.v});
+  }
+  // The top layer closes: f(x_255) + v / x_255 = 1.
+  const Big top = f(Big(t.x[kN - 1])) + Big(t.v) / Big(t.x[kN - 1]);
+  INFO("closure defect ", (top - 1).convert_to<double>());
+  CHECK(boost::multiprecision::abs(top - 1) <= Big(4.0 * kEps));
+  // Fast acceptance bounds are maximal: (2m+1) scale <= x_{i+1} exactly for m < accept.
+  for (std::size_t i = 0; i < kN; ++i) {
+    const auto& layer = t.layer[i];
+    CHECK(layer.scale == std::ldexp(t.x[i], -53));
+    const std::uint64_t a = layer.accept;
+    if (a > 0) CHECK(dist::detail::odd_to_double(a - 1) * layer.scale <= t.x[i + 1]);
+    if (a < (std::uint64_t{1} << 52))
+      CHECK(dist::detail::odd_to_double(a) * layer.scale > t.x[i + 1]);
+  }
+}
+
+}  // namespace
+
+// ===========================================================================
+
+TEST_SUITE("fast") {
+  TEST_CASE("samplers: normal ziggurat table satisfies its defining equations (50-digit check)") {
+    using boost::multiprecision::erfc;
+    using boost::multiprecision::exp;
+    using boost::multiprecision::log;
+    using boost::multiprecision::sqrt;
+    const auto& t = dist::normal_ziggurat();
+    const Big pi = boost::math::constants::pi<Big>();
+    check_ziggurat(
+        t, [](const Big& x) { return Big(exp(-x * x / 2)); },
+        [](const Big& y) { return Big(sqrt(-2 * log(y))); },
+        [&](const Big& r) { return Big(sqrt(pi / 2) * erfc(r / sqrt(Big(2)))); });
+    CHECK(t.r == doctest::Approx(3.6541528853610088).epsilon(1e-15));
+  }
+
+  TEST_CASE(
+      "samplers: exponential ziggurat table satisfies its defining equations (50-digit check)") {
+    using boost::multiprecision::exp;
+    using boost::multiprecision::log;
+    const auto& t = dist::exponential_ziggurat();
+    check_ziggurat(
+        t, [](const Big& x) { return Big(exp(-x)); }, [](const Big& y) { return Big(-log(y)); },
+        [](const Big& r) { return Big(exp(-r)); });
+    CHECK(t.r == doctest::Approx(7.69711747013105).epsilon(1e-15));
+  }
+
+  TEST_CASE("samplers: the first outputs of a fixed (seed, block) are pinned") {
+    // The reproducibility contract (DESIGN §2): these numbers may change only
+    // with a deliberate change of algorithm, noted in the changelog.
+    constexpr std::uint64_t kSeed = 20240611;
+    constexpr std::uint64_t kBlock = 3;
+    auto first = [&](const auto& sampler) { return draw(sampler, kSeed, 6, kBlock); };
+    using V = std::vector<double>;
+    CHECK(first(dist::NormalSampler({0.0, 1.0})) == V{-0x1.c057dfc30a0b7p-1, -0x1.c90d6377f28bdp+0,
+                                                      0x1.1e8a5da02ad6cp+0, 0x1.2083280c85956p-1,
+                                                      0x1.78001b7e6539dp-3, 0x1.fd8f7167a9f65p-3});
+    CHECK(first(dist::ExponentialSampler({1.0})) == V{0x1.c86623cc16e0fp-1, 0x1.2d4d8e5af5806p+1,
+                                                      0x1.22bb781466187p+0, 0x1.ae726f24c878dp-1,
+                                                      0x1.9046ed523ae1cp-3, 0x1.6d05e2e7e2784p-3});
+    CHECK(first(dist::UniformSampler({0.0, 1.0})) == V{0x1.41876a81e58d8p-1, 0x1.c7674efd9c1aep-1,
+                                                       0x1.9cf6f7bf5ef5dp-1, 0x1.e7b70a9b8fcdcp-3,
+                                                       0x1.f956e1be605ap-4, 0x1.38e13eeb1bc32p-2});
+    CHECK(first(dist::ConstantSampler({2.5})) == V{2.5, 2.5, 2.5, 2.5, 2.5, 2.5});
+    CHECK(first(dist::PoissonSampler({4.5})) == V{5, 7, 6, 3, 2, 3});
+    CHECK(first(dist::PoissonSampler({1e9})) ==
+          V{1000011607, 1000030825, 999957739, 1000025224, 999956460, 1000016836});
+    CHECK(first(dist::BinomialSampler({20, 0.3})) == V{7, 9, 8, 5, 4, 5});
+    CHECK(first(dist::BinomialSampler({1'000'000'000, 0.7})) ==
+          V{699994682, 699985878, 700019360, 699988443, 700019945, 699992286});
+  }
+
+  TEST_CASE("samplers: the same seed and block give the same numbers, other blocks others") {
+    const dist::NormalSampler normal({0.0, 1.0});
+    CHECK(draw(normal, 7, 1000, 5) == draw(normal, 7, 1000, 5));
+    CHECK(draw(normal, 7, 1000, 5) != draw(normal, 7, 1000, 6));
+    const dist::PoissonSampler poisson({3.0});
+    CHECK(draw(poisson, 7, 1000, 5) == draw(poisson, 7, 1000, 5));
+  }
+
+  TEST_CASE("samplers: the fast paths use exactly one generator output") {
+    // Normal and exponential: the fast path is taken with probability
+    // sum_i accept_i / 2^52 / 256, and then uses one output; the wedge and the
+    // tail use more. The observed share of one-output draws must match (4 sd).
+    auto check_share = [](const auto& sampler, const dist::ZigguratTable& t) {
+      double p = 0.0;
+      for (const auto& layer : t.layer) p += static_cast<double>(layer.accept) * 0x1.0p-52 / 256.0;
+      const std::vector<int> used = outputs_per_draw(sampler, 200'000);
+      const auto n = static_cast<double>(used.size());
+      const auto ones = static_cast<double>(std::count(used.begin(), used.end(), 1));
+      INFO("one-output share ", ones / n, " vs ", p);
+      CHECK(std::abs(ones - n * p) <= 4.0 * std::sqrt(n * p * (1.0 - p)));
+      CHECK(*std::min_element(used.begin(), used.end()) == 1);
+      CHECK(p > 0.97);
+    };
+    check_share(dist::NormalSampler({0.0, 1.0}), dist::normal_ziggurat());
+    check_share(dist::ExponentialSampler({1.0}), dist::exponential_ziggurat());
+    // Uniform and table samplers: always one (tails beyond 2^-32 aside).
+    for (int u : outputs_per_draw(dist::UniformSampler({0.0, 1.0}), 10'000)) REQUIRE(u == 1);
+    for (int u : outputs_per_draw(dist::PoissonSampler({7.0}), 10'000)) REQUIRE(u == 1);
+    for (int u : outputs_per_draw(dist::BinomialSampler({40, 0.6}), 10'000)) REQUIRE(u == 1);
+  }
+
+  TEST_CASE("samplers: degenerate laws are point masses and consume no randomness") {
+    auto check_point = [](const auto& sampler, double value) {
+      engine::Generator gen = engine::block_generator(1, 2);
+      const engine::Generator before = gen;
+      for (int i = 0; i < 5; ++i) CHECK(sampler(gen) == value);
+      const bool unchanged = gen == before;
+      CHECK(unchanged);
+    };
+    check_point(dist::ConstantSampler({-3.25}), -3.25);
+    check_point(dist::PoissonSampler({0.0}), 0.0);
+    check_point(dist::BinomialSampler({0, 0.3}), 0.0);
+    check_point(dist::BinomialSampler({17, 0.0}), 0.0);
+    check_point(dist::BinomialSampler({17, 1.0}), 17.0);
+    check_point(dist::BinomialSampler({std::int64_t{1} << 53, 1.0}), 0x1.0p53);
+    CHECK(dist::PoissonSampler({0.0}).method() == DiscreteMethod::point);
+    CHECK(dist::BinomialSampler({17, 1.0}).method() == DiscreteMethod::point);
+  }
+
+  TEST_CASE("samplers: outputs stay in range") {
+    SUBCASE("exponential: (0, inf), never 0") {
+      for (const auto& layer : dist::exponential_ziggurat().layer)
+        CHECK(layer.scale > 0.0);  // smallest output
+      for (double mean : {1.0, 1e-300}) {
+        const auto xs = draw(dist::ExponentialSampler({mean}), 11, 1 << 20);
+        CHECK(std::all_of(xs.begin(), xs.end(),
+                          [](double x) { return x > 0.0 && std::isfinite(x); }));
+      }
+    }
+    SUBCASE("normal: finite, never exactly mu") {
+      const auto xs = draw(dist::NormalSampler({0.0, 1.0}), 12, 1 << 20);
+      CHECK(
+          std::all_of(xs.begin(), xs.end(), [](double x) { return x != 0.0 && std::isfinite(x); }));
+    }
+    SUBCASE("uniform: [a, b), b impossible even where a + (b - a) u rounds to b") {
+      for (const dist::Uniform law : {dist::Uniform{0.0, 1.0}, dist::Uniform{-3.0, 5.0},
+                                      dist::Uniform{1.0, 2.0}, dist::Uniform{-1e308, 1e308}}) {
+        const auto xs = draw(dist::UniformSampler(law), 13, 1 << 18);
+        CHECK(std::all_of(xs.begin(), xs.end(), [&](double x) { return x >= law.a && x < law.b; }));
+      }
+      // [1, 1 + 2^-52) holds one double, 1; unclamped, half the draws would round to b.
+      const auto xs = draw(dist::UniformSampler({1.0, 1.0 + 0x1.0p-52}), 14, 1000);
+      CHECK(std::all_of(xs.begin(), xs.end(), [](double x) { return x == 1.0; }));
+    }
+    SUBCASE("integer laws: integers inside the support, every method and both fallback tails") {
+      const DiscreteOptions wide_tails{0.25,
+                                       std::size_t{1} << 16};  // the fallback on ~half the draws
+      auto check = [](const auto& sampler, double lo, double hi) {
+        const auto xs = draw(sampler, 15, 5'000);
+        CHECK(std::all_of(xs.begin(), xs.end(),
+                          [&](double x) { return x == std::floor(x) && x >= lo && x <= hi; }));
+      };
+      check(dist::PoissonSampler({3.0}, wide_tails), 0.0, 1e300);
+      check(dist::PoissonSampler({200.0}, wide_tails), 0.0, 1e300);
+      check(dist::PoissonSampler({12.0}, {0x1p-32, 0}), 0.0, 1e300);
+      check(dist::BinomialSampler({30, 0.5}, wide_tails), 0.0, 30.0);
+      check(dist::BinomialSampler({5, 0.99}, wide_tails), 0.0, 5.0);
+      check(dist::BinomialSampler({30, 0.5}, {0x1p-32, 0}), 0.0, 30.0);
+      check(dist::BinomialSampler({std::int64_t{1} << 53, 0.999}), 0.0, 0x1.0p53);
+    }
+  }
+
+  TEST_CASE("samplers: the table / rejection switch rule") {
+    // Table iff it has at most max_table cells (quantile range at tail_mass) or
+    // rejection is invalid (lambda < 10, M min(p, 1-p) < 10).
+    auto cells = [](const LoadLaw& law) {
+      return dist::quantile_upper(law, 0x1p-32) - dist::quantile(law, 0x1p-32) + 1.0;
+    };
+    for (double lambda : {0.3, 9.99, 10.0, 1e3, 1e6, 27661918.0, 27661919.0, 1e9}) {
+      const auto method = dist::PoissonSampler({lambda}).method();
+      const bool table = cells(dist::Poisson{lambda}) <= 65536.0;
+      INFO("lambda ", lambda);
+      CHECK(method == (table ? DiscreteMethod::table : DiscreteMethod::rejection));
+    }
+    CHECK(dist::PoissonSampler({27661918.0}).method() == DiscreteMethod::table);
+    CHECK(dist::PoissonSampler({27661919.0}).method() == DiscreteMethod::rejection);
+    CHECK(dist::PoissonSampler({9.99}, {0x1p-32, 0}).method() == DiscreteMethod::table);
+    CHECK(dist::PoissonSampler({10.0}, {0x1p-32, 0}).method() == DiscreteMethod::rejection);
+    for (const dist::Binomial law :
+         {dist::Binomial{110646487, 0.5}, dist::Binomial{110646488, 0.5},
+          dist::Binomial{1'000'000'000, 1e-8}, dist::Binomial{1'000'000'000, 0.999}}) {
+      const bool table = cells(law) <= 65536.0;
+      INFO("binomial ", law.trials, ", ", law.p);
+      CHECK(dist::BinomialSampler(law).method() ==
+            (table ? DiscreteMethod::table : DiscreteMethod::rejection));
+    }
+    CHECK(dist::BinomialSampler({110646487, 0.5}).method() == DiscreteMethod::table);
+    CHECK(dist::BinomialSampler({110646488, 0.5}).method() == DiscreteMethod::rejection);
+    CHECK(dist::BinomialSampler({199, 0.05}, {0x1p-32, 0}).method() ==
+          DiscreteMethod::table);  // M p < 10
+    CHECK(dist::BinomialSampler({200, 0.95}, {0x1p-32, 0}).method() == DiscreteMethod::rejection);
+  }
+
+  TEST_CASE("samplers: the inversion table and its guide (known answers)") {
+    constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+    const dist::detail::InversionTable t(5.0, {0.25, 0.5, 0.25}, 0.0, 0.0);
+    CHECK(t.lo() == 5.0);
+    CHECK(t.size() == 3);
+    CHECK(t.thresholds() == std::vector<std::uint64_t>{0, kTop / 4, 3 * (kTop / 4), kTop, kTop});
+    CHECK(t.locate(0) == 1);
+    CHECK(t.locate(kTop / 4 - 1) == 1);
+    CHECK(t.locate(kTop / 4) == 2);
+    CHECK(t.locate(3 * (kTop / 4) - 1) == 2);
+    CHECK(t.locate(3 * (kTop / 4)) == 3);
+    CHECK(t.locate(kTop - 1) == 3);
+    // Tails outside: cell 0 below, cell n+1 above.
+    const dist::detail::InversionTable u(0.0, {0.5}, 0.125, 0.375);
+    CHECK(u.locate(0) == 0);
+    CHECK(u.locate(kTop / 8 - 1) == 0);
+    CHECK(u.locate(kTop / 8) == 1);
+    CHECK(u.locate(5 * (kTop / 8) - 1) == 1);
+    CHECK(u.locate(5 * (kTop / 8)) == 2);
+    CHECK(u.locate(kTop - 1) == 2);
+    // Many cells, some of zero mass: locate agrees with a linear search.
+    std::vector<double> probs(1000);
+    for (std::size_t j = 0; j < probs.size(); ++j)
+      probs[j] = (j % 7 == 3) ? 0.0 : 1.0 + static_cast<double>(j % 13);
+    double total = 0.0;
+    for (double p : probs) total += p;
+    for (double& p : probs) p /= total;
+    const dist::detail::InversionTable w(0.0, probs, 0.0, 0.0);
+    engine::Generator gen = engine::block_generator(3, 3);
+    for (int k = 0; k < 100'000; ++k) {
+      const std::uint64_t x = gen() >> 1;
+      const auto& thr = w.thresholds();
+      const auto linear =
+          static_cast<std::size_t>(std::upper_bound(thr.begin(), thr.end(), x) - thr.begin());
+      REQUIRE(w.locate(x) == linear);
+    }
+  }
+
+  TEST_CASE("samplers: Loader log-probabilities agree with 50-digit values") {
+    // Reference: log-gamma in 50 digits (Boost.Math on cpp_bin_float_50); Boost's
+    // double pdf is itself off by ~3e-6 relative at M = 2^53, Loader's is not.
+    // Each of the <= 8 double terms is accurate to a few ulps and none exceeds
+    // 2 (1 + |log p|) in magnitude: 64 eps (1 + |log p|) bounds the error.
+    using boost::math::lgamma;
+    using boost::multiprecision::log;
+    for (double lambda : {10.0, 137.5, 1e4, 1e9, 1e15}) {
+      for (double z : {-6.0, -2.0, -0.3, 0.0, 0.5, 3.0, 7.0}) {
+        const double k = std::max(0.0, std::floor(lambda + z * std::sqrt(lambda)));
+        const Big bk(k), bl(lambda);
+        const auto expected = Big(-bl + bk * log(bl) - lgamma(bk + 1)).convert_to<double>();
+        INFO("Poisson ", lambda, " at ", k);
+        CHECK(std::abs(dist::detail::poisson_log_pmf(k, lambda) - expected) <=
+              64.0 * kEps * (1.0 + std::abs(expected)));
+      }
+    }
+    for (const auto& [trials, prob] :
+         {std::pair{100.0, 0.3}, {1e6, 0.5}, {1e9, 1e-3}, {0x1.0p53, 0.25}}) {
+      const double n = trials, p = prob;  // plain variables: INFO captures them
+      const double sd = std::sqrt(n * p * (1.0 - p));
+      for (double z : {-1e9, -5.0, -1.0, 0.0, 0.7, 4.0, 1e9}) {
+        const double k = std::clamp(std::floor(n * p + z * sd), 0.0, n);
+        const Big bn(n), bk(k), bp(p), bq(1 - bp);  // the law's q = 1 - p, exactly
+        const auto expected = Big(lgamma(bn + 1) - lgamma(bk + 1) - lgamma(bn - bk + 1) +
+                                  bk * log(bp) + (bn - bk) * log(bq))
+                                  .convert_to<double>();
+        INFO("binomial ", n, ", ", p, " at ", k);
+        CHECK(std::abs(dist::detail::binomial_log_pmf(k, n, p, 1.0 - p) - expected) <=
+              64.0 * kEps * (1.0 + std::abs(expected)));
+      }
+    }
+  }
+
+  TEST_CASE("samplers: visit_sampler builds the sampler of the held law") {
+    auto same_as_direct = [](const LoadLaw& law, const auto& direct) {
+      using Direct = std::decay_t<decltype(direct)>;
+      const std::vector<double> via = dist::visit_sampler(law, [](const auto& sampler) {
+        CHECK(std::is_same_v<std::decay_t<decltype(sampler)>, Direct>);
+        return draw(sampler, 5, 8);
+      });
+      CHECK(via == draw(direct, 5, 8));
+    };
+    same_as_direct(dist::Normal{1.0, 2.0}, dist::NormalSampler({1.0, 2.0}));
+    same_as_direct(dist::Binomial{10, 0.4}, dist::BinomialSampler({10, 0.4}));
+    same_as_direct(dist::Poisson{2.0}, dist::PoissonSampler({2.0}));
+    same_as_direct(dist::Exponential{3.0}, dist::ExponentialSampler({3.0}));
+    same_as_direct(dist::Uniform{-1.0, 1.0}, dist::UniformSampler({-1.0, 1.0}));
+    same_as_direct(dist::Constant{4.0}, dist::ConstantSampler({4.0}));
+    // Parsed specs work the same way.
+    CHECK(dist::visit_sampler(dist::parse_load_law("poisson:0"), [](const auto& s) {
+            return draw(s, 1, 3);
+          }) == std::vector<double>{0.0, 0.0, 0.0});
+  }
+
+  TEST_CASE("samplers: invalid parameters are rejected") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_AS(dist::NormalSampler({0.0, 0.0}), engine::InputError);
+    CHECK_THROWS_AS(dist::NormalSampler({nan, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(dist::ExponentialSampler({0.0}), engine::InputError);
+    CHECK_THROWS_AS(dist::ExponentialSampler({inf}), engine::InputError);
+    CHECK_THROWS_AS(dist::UniformSampler({1.0, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(dist::UniformSampler({0.0, inf}), engine::InputError);
+    CHECK_THROWS_AS(dist::PoissonSampler({-1.0}), engine::InputError);
+    CHECK_THROWS_AS(dist::PoissonSampler({nan}), engine::InputError);
+    CHECK_THROWS_AS(dist::PoissonSampler({1.0}, {0.0, 16}), engine::InputError);
+    CHECK_THROWS_AS(dist::BinomialSampler({-1, 0.5}), engine::InputError);
+    CHECK_THROWS_AS(dist::BinomialSampler({10, 1.5}), engine::InputError);
+    CHECK_THROWS_AS(dist::BinomialSampler({(std::int64_t{1} << 53) + 1, 0.5}), engine::InputError);
+  }
+
+}  // TEST_SUITE("fast")
+
+// ===========================================================================
+
+TEST_SUITE("statistical") {
+  constexpr std::size_t kN = std::size_t{1} << 20;
+
+  TEST_CASE("samplers: normal goodness of fit (KS, moments, 0.999 tail)") {
+    std::uint64_t seed = 1001;
+    for (const dist::Normal law :
+         {dist::Normal{0.0, 1.0}, dist::Normal{-2.5, 3.0}, dist::Normal{100.0, 0.01}}) {
+      check_continuous_law(draw(dist::NormalSampler(law), seed++, kN), law);
+    }
+  }
+
+  TEST_CASE("samplers: normal ziggurat layers and tail (chi-square, 2^24 draws)") {
+    // Bins at the layer edges +-x_i and, beyond r, at 3.9, 4.2, 4.5, 5: a wrong
+    // layer, wedge or tail shows up in its own bins.
+    const auto& t = dist::normal_ziggurat();
+    const LoadLaw law = dist::Normal{0.0, 1.0};
+    const auto xs = draw(dist::NormalSampler({0.0, 1.0}), 1011, std::size_t{1} << 24);
+    std::vector<double> edges{0.0};
+    for (std::size_t i = 1; i < dist::ZigguratTable::kLayers; ++i) {
+      edges.push_back(t.x[i]);
+      edges.push_back(-t.x[i]);
+    }
+    for (double e : {3.9, 4.2, 4.5, 5.0}) {
+      edges.push_back(e);
+      edges.push_back(-e);
+    }
+    check_chi_square(xs, law, edges);
+    // The tail algorithm alone: |Z| > r has probability 2.6e-4 (~4400 draws).
+    std::vector<double> abs_xs(xs.size());
+    std::transform(xs.begin(), xs.end(), abs_xs.begin(), [](double x) { return std::abs(x); });
+    const double p = 2.0 * dist::ccdf(law, t.r);
+    const auto n = static_cast<double>(xs.size());
+    const auto count = static_cast<double>(
+        std::count_if(abs_xs.begin(), abs_xs.end(), [&](double x) { return x > t.r; }));
+    INFO("#(|Z| > r) = ", count, ", expected ", n * p);
+    CHECK(std::abs(count - n * p) <= 4.0 * std::sqrt(n * p * (1.0 - p)));
+    check_tail_count(xs, law, 4.5);
+  }
+
+  TEST_CASE("samplers: exponential goodness of fit (KS, moments, 0.999 tail)") {
+    std::uint64_t seed = 2001;
+    for (const dist::Exponential law :
+         {dist::Exponential{1.0}, dist::Exponential{0.25}, dist::Exponential{1e3}}) {
+      check_continuous_law(draw(dist::ExponentialSampler(law), seed++, kN), law);
+    }
+  }
+
+  TEST_CASE("samplers: exponential ziggurat layers and tail (chi-square, 2^24 draws)") {
+    // Bins at the layer edges and beyond r at r + 0.5, r + 1, r + 2, r + 3, 2r
+    // (beyond 2r the tail has been entered twice).
+    const auto& t = dist::exponential_ziggurat();
+    const LoadLaw law = dist::Exponential{1.0};
+    const auto xs = draw(dist::ExponentialSampler({1.0}), 2011, std::size_t{1} << 24);
+    std::vector<double> edges;
+    for (std::size_t i = 1; i < dist::ZigguratTable::kLayers; ++i) edges.push_back(t.x[i]);
+    for (double e : {t.r + 0.5, t.r + 1.0, t.r + 2.0, t.r + 3.0, 2.0 * t.r}) edges.push_back(e);
+    check_chi_square(xs, law, edges);
+    check_tail_count(xs, law, t.r);
+    check_tail_count(xs, law, t.r + 2.0);
+  }
+
+  TEST_CASE("samplers: uniform goodness of fit (KS, moments)") {
+    std::uint64_t seed = 3001;
+    for (const dist::Uniform law :
+         {dist::Uniform{0.0, 1.0}, dist::Uniform{-3.0, 5.0}, dist::Uniform{1e6, 1e6 + 1.0}}) {
+      const auto xs = draw(dist::UniformSampler(law), seed++, kN);
+      check_ks(xs, law);
+      check_moments(xs, law);
+    }
+  }
+
+  TEST_CASE("samplers: binomial goodness of fit (chi-square on the exact pmf, moments)") {
+    struct Case {
+      dist::Binomial law;
+      DiscreteOptions options;
+      DiscreteMethod method;
+    };
+    const DiscreteOptions standard{};
+    const DiscreteOptions rejection{0x1p-32, 0};    // BTRS wherever valid
+    const DiscreteOptions fallback{0.05, 1 << 16};  // 10% of draws in the exact tail search
+    const Case cases[] = {
+        {{1, 0.5}, standard, DiscreteMethod::table},
+        {{10, 0.3}, standard, DiscreteMethod::table},
+        {{1000, 0.02}, standard, DiscreteMethod::table},
+        {{200, 0.97}, standard, DiscreteMethod::table},
+        {{1'000'000'000'000, 2e-12}, standard, DiscreteMethod::table},
+        {{60, 0.4}, fallback, DiscreteMethod::table},
+        {{9, 0.97}, fallback, DiscreteMethod::table},
+        {{100, 0.1}, rejection, DiscreteMethod::rejection},  // M p = 10: BTRS's validity edge
+        {{100, 0.3}, rejection, DiscreteMethod::rejection},
+        {{1000, 0.9}, rejection, DiscreteMethod::rejection},      // p > 1/2: BTRS on 1 - p
+        {{110646487, 0.5}, standard, DiscreteMethod::table},      // largest table at p = 1/2
+        {{110646488, 0.5}, standard, DiscreteMethod::rejection},  // smallest BTRS at p = 1/2
+        {{1'000'000'000'000, 0.3}, standard, DiscreteMethod::rejection},
+        {{std::int64_t{1} << 53, 0.3}, standard, DiscreteMethod::rejection},  // the largest M
+    };
+    std::uint64_t seed = 4001;
+    for (const Case& c : cases) {
+      const dist::BinomialSampler sampler(c.law, c.options);
+      INFO("binomial ", c.law.trials, ", ", c.law.p);
+      CHECK(sampler.method() == c.method);
+      const auto n = static_cast<double>(c.law.trials);
+      const bool huge = n * c.law.p * (1.0 - c.law.p) >= 1e11;
+      check_integer_law(draw(sampler, seed++, kN), c.law,
+                        huge ? binomial_edgeworth(n, c.law.p) : exact_cdf(c.law));
+    }
+  }
+
+  TEST_CASE("samplers: Poisson goodness of fit (chi-square on the exact pmf, moments)") {
+    struct Case {
+      double lambda;
+      DiscreteOptions options;
+      DiscreteMethod method;
+    };
+    const DiscreteOptions standard{};
+    const DiscreteOptions rejection{0x1p-32, 0};
+    const DiscreteOptions fallback{0.05, 1 << 16};
+    const Case cases[] = {
+        {0.01, standard, DiscreteMethod::table},
+        {1.0, standard, DiscreteMethod::table},
+        {9.99, rejection, DiscreteMethod::table},  // PTRS invalid below 10
+        {10.0, standard, DiscreteMethod::table},
+        {10.0, rejection, DiscreteMethod::rejection},  // PTRS's validity edge
+        {250.0, standard, DiscreteMethod::table},
+        {250.0, rejection, DiscreteMethod::rejection},
+        {30.0, fallback, DiscreteMethod::table},
+        {27661918.0, standard, DiscreteMethod::table},      // largest table
+        {27661919.0, standard, DiscreteMethod::rejection},  // smallest PTRS
+        {1e12, standard, DiscreteMethod::rejection},
+        {1e15, standard, DiscreteMethod::rejection},
+    };
+    std::uint64_t seed = 5001;
+    for (const Case& c : cases) {
+      const dist::PoissonSampler sampler({c.lambda}, c.options);
+      INFO("Poisson ", c.lambda);
+      CHECK(sampler.method() == c.method);
+      check_integer_law(
+          draw(sampler, seed++, kN), dist::Poisson{c.lambda},
+          c.lambda >= 1e12 ? poisson_edgeworth(c.lambda) : exact_cdf(dist::Poisson{c.lambda}));
+    }
+  }
+
+}  // TEST_SUITE("statistical")
