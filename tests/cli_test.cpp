@@ -53,7 +53,7 @@ std::size_t count_lines(const std::string& text) {
 }  // namespace
 
 TEST_SUITE("fast") {
-  TEST_CASE("cli: bad input gives one line on stderr, exit 2, and no file") {
+  TEST_CASE("cli: bad input gives one line on stderr and exit 2 and no file") {
     const fs::path target = scratch() / "never.csv";
     const std::string out = " --csv " + target.string() + " --json " + (scratch() / "never.json").string();
     const char* cases[][2] = {
@@ -100,7 +100,7 @@ TEST_SUITE("fast") {
     }
   }
 
-  TEST_CASE("cli: unwritable output paths fail before running, leaving nothing") {
+  TEST_CASE("cli: unwritable output paths fail before running and leave nothing") {
     for (const std::string& path : std::vector<std::string>{"/nonexistent-dir/x.csv", "/proc/version", scratch().string()}) {
       CAPTURE(path);
       const Outcome r = lbmc("maxload --n 4 --reps 10 --quiet --csv " + path);
@@ -133,7 +133,7 @@ TEST_SUITE("fast") {
     CHECK(other_seed.out != two.out);
   }
 
-  TEST_CASE("cli: files are written whole, JSON carries the metadata") {
+  TEST_CASE("cli: files are written whole and JSON carries the metadata") {
     const fs::path csv = scratch() / "run.csv";
     const fs::path json = scratch() / "run.json";
     const Outcome r = lbmc("maxload --n 8 --reps 5000 --seed 3 --csv " + csv.string() + " --json " + json.string());

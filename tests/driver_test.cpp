@@ -46,7 +46,7 @@ RunPlan plan_with(int threads, std::int64_t reps) {
 }  // namespace
 
 TEST_SUITE("fast") {
-  TEST_CASE("driver: identical totals for 1, 2 and 3 threads") {
+  TEST_CASE("driver: identical totals for 1 or 2 or 3 threads") {
     const UniformKernel kernel;
     UniformKernel::Accumulator one, two, three;
     const auto never = [](const auto&) { return false; };
@@ -87,7 +87,7 @@ TEST_SUITE("fast") {
     }
   }
 
-  TEST_CASE("driver: target rse stops at a wave boundary, independent of threads") {
+  TEST_CASE("driver: target rse stops at a wave boundary whatever the thread count") {
     const UniformKernel kernel;
     auto plan = plan_with(1, 1000);
     plan.target_rse = 1e-3;  // se of a uniform mean: 0.2887/√R/0.5 <= 1e-3 needs R >= 333,333

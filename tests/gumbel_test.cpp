@@ -88,14 +88,14 @@ TEST_SUITE("fast") {
     CHECK(std::abs(an::variance(g) - 0.296642278) < 1e-9);
   }
 
-  TEST_CASE("gumbel-paper: the paper's printed 95th percentiles 3.6 (n = 16), 3.9 (n = 64)") {
+  TEST_CASE("gumbel-paper: the paper's printed 95th percentiles 3.6 (n = 16) and 3.9 (n = 64)") {
     // Mehrotra §3: "for n = 16, 64, they are 3.6 and 3.9"; the printed values
     // match alpha = 0.95 when rounded to one decimal.
     CHECK(std::round(10.0 * an::quantile(an::gumbel_paper(0.0, 1.0, 16), 0.95)) == 36.0);
     CHECK(std::round(10.0 * an::quantile(an::gumbel_paper(0.0, 1.0, 64), 0.95)) == 39.0);
   }
 
-  TEST_CASE("gumbel-paper: location-scale in mu and sigma, and from a law") {
+  TEST_CASE("gumbel-paper: location-scale in mu and sigma and from a law") {
     // Z = mu + sigma Z* (Mehrotra §3).
     const PaperRef& r = kPaper[2];  // n = 64
     const an::GumbelApprox g = an::gumbel_paper(10.0, 2.0, r.n);
@@ -120,7 +120,7 @@ TEST_SUITE("fast") {
     CHECK_NOTHROW(an::gumbel_paper(0.0, 1.0, 2));
   }
 
-  TEST_CASE("gumbel-norming: normal(0,1) against 50-digit roots") {
+  TEST_CASE("gumbel-norming: standard normal against 50-digit roots") {
     // a_n comes from Boost's quantile (a few eps); b_n = n phi(a_n) turns an
     // error da in a_n into a relative error a_n·da in b_n, so 1/b_n, the
     // mean and the variance get a tolerance of 8 (1 + a_n^2) eps (twice that
@@ -176,7 +176,7 @@ TEST_SUITE("fast") {
     CHECK(std::abs(paper - exact) > 0.5);
   }
 
-  TEST_CASE("gumbel: cdf and quantile are inverse; ends of the range") {
+  TEST_CASE("gumbel: cdf and quantile are inverse and the ends of the range") {
     const an::GumbelApprox g{1.5, 0.25};
     CHECK(rel_close(an::cdf(g, g.location), std::exp(-1.0), 2));
     for (double alpha : {1e-12, 0.01, 0.3, 0.5, 0.9, 0.999, 1.0 - 1e-12}) {

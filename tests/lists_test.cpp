@@ -7,7 +7,7 @@
 using namespace lbmc::engine;
 
 TEST_SUITE("fast") {
-  TEST_CASE("lists: plain, geometric and arithmetic") {
+  TEST_CASE("lists: plain and geometric and arithmetic") {
     CHECK(parse_integer_list("16,64,256", 1) == std::vector<std::int64_t>{16, 64, 256});
     CHECK(parse_integer_list("16:4096:*2", 1) ==
           std::vector<std::int64_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096});

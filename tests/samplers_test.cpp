@@ -354,7 +354,7 @@ TEST_SUITE("fast") {
     CHECK(t.r == doctest::Approx(7.69711747013105).epsilon(1e-15));
   }
 
-  TEST_CASE("samplers: the first outputs of a fixed (seed, block) are pinned") {
+  TEST_CASE("samplers: the first outputs of a fixed seed and block are pinned") {
     // The reproducibility contract (DESIGN §2): these numbers may change only
     // with a deliberate change of algorithm, noted in the changelog.
     constexpr std::uint64_t kSeed = 20240611;
@@ -379,7 +379,7 @@ TEST_SUITE("fast") {
           V{699994682, 699985878, 700019360, 699988443, 700019945, 699992286});
   }
 
-  TEST_CASE("samplers: the same seed and block give the same numbers, other blocks others") {
+  TEST_CASE("samplers: the same seed and block give the same numbers while other blocks give others") {
     const dist::NormalSampler normal({0.0, 1.0});
     CHECK(draw(normal, 7, 1000, 5) == draw(normal, 7, 1000, 5));
     CHECK(draw(normal, 7, 1000, 5) != draw(normal, 7, 1000, 6));
@@ -472,34 +472,51 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("samplers: the table / rejection switch rule") {
-    // Table iff it has at most max_table cells (quantile range at tail_mass) or
-    // rejection is invalid (lambda < 10, M min(p, 1-p) < 10).
-    auto cells = [](const LoadLaw& law) {
-      return dist::quantile_upper(law, 0x1p-32) - dist::quantile(law, 0x1p-32) + 1.0;
+    // Table iff it has at most max_table cells or rejection is invalid
+    // (lambda < 10, M min(p, 1-p) < 10). A table's tails hold <= tail_mass
+    // each, and its tail masses agree with Boost's cdf where that is accurate:
+    // within 1e-10 relative (<= 1e5 summed terms: 2e-11; each term 64 eps
+    // (1 + |log p|) <= 4e-13; Boost a few eps).
+    constexpr double kTail = 0x1p-32;
+    auto check_table = [&](const dist::detail::InversionTable& t, const LoadLaw& law) {
+      const double lo = t.lo();
+      const double hi = lo + static_cast<double>(t.size()) - 1.0;
+      INFO("law ", dist::to_spec(law), ": table [", lo, ", ", hi, "]");
+      CHECK(t.size() <= 65536);
+      CHECK(t.below() <= kTail);
+      CHECK(t.above() <= kTail);
+      CHECK(t.below() == doctest::Approx(dist::cdf(law, lo - 1.0)).epsilon(1e-10));
+      CHECK(t.above() == doctest::Approx(dist::ccdf(law, hi)).epsilon(1e-10));
     };
-    for (double lambda : {0.3, 9.99, 10.0, 1e3, 1e6, 27661918.0, 27661919.0, 1e9}) {
-      const auto method = dist::PoissonSampler({lambda}).method();
-      const bool table = cells(dist::Poisson{lambda}) <= 65536.0;
-      INFO("lambda ", lambda);
-      CHECK(method == (table ? DiscreteMethod::table : DiscreteMethod::rejection));
+    for (double lambda : {0.3, 9.99, 10.0, 1e3, 1e6, 27628260.0}) {
+      const dist::PoissonSampler s({lambda});
+      REQUIRE(s.method() == DiscreteMethod::table);
+      check_table(s.table(), dist::Poisson{lambda});
     }
-    CHECK(dist::PoissonSampler({27661918.0}).method() == DiscreteMethod::table);
-    CHECK(dist::PoissonSampler({27661919.0}).method() == DiscreteMethod::rejection);
-    CHECK(dist::PoissonSampler({9.99}, {0x1p-32, 0}).method() == DiscreteMethod::table);
-    CHECK(dist::PoissonSampler({10.0}, {0x1p-32, 0}).method() == DiscreteMethod::rejection);
-    for (const dist::Binomial law :
-         {dist::Binomial{110646487, 0.5}, dist::Binomial{110646488, 0.5},
-          dist::Binomial{1'000'000'000, 1e-8}, dist::Binomial{1'000'000'000, 0.999}}) {
-      const bool table = cells(law) <= 65536.0;
-      INFO("binomial ", law.trials, ", ", law.p);
-      CHECK(dist::BinomialSampler(law).method() ==
-            (table ? DiscreteMethod::table : DiscreteMethod::rejection));
+    for (const dist::Binomial law : {dist::Binomial{40, 0.3}, dist::Binomial{1'000'000'000, 1e-8},
+                                     dist::Binomial{110514297, 0.5}}) {
+      const dist::BinomialSampler s(law);
+      REQUIRE(s.method() == DiscreteMethod::table);
+      check_table(s.table(), law);
     }
-    CHECK(dist::BinomialSampler({110646487, 0.5}).method() == DiscreteMethod::table);
-    CHECK(dist::BinomialSampler({110646488, 0.5}).method() == DiscreteMethod::rejection);
-    CHECK(dist::BinomialSampler({199, 0.05}, {0x1p-32, 0}).method() ==
-          DiscreteMethod::table);  // M p < 10
-    CHECK(dist::BinomialSampler({200, 0.95}, {0x1p-32, 0}).method() == DiscreteMethod::rejection);
+    // p > 1/2: the table is that of 1 - p.
+    const dist::BinomialSampler flipped({1'000'000'000, 0.999});
+    REQUIRE(flipped.method() == DiscreteMethod::table);
+    check_table(flipped.table(), dist::Binomial{1'000'000'000, 1.0 - 0.999});
+    // The switch points (pinned: they move only if the rule does).
+    CHECK(dist::PoissonSampler({27628260.0}).method() == DiscreteMethod::table);
+    CHECK(dist::PoissonSampler({27628261.0}).method() == DiscreteMethod::rejection);
+    CHECK(dist::PoissonSampler({1e9}).method() == DiscreteMethod::rejection);
+    CHECK(dist::BinomialSampler({110514297, 0.5}).method() == DiscreteMethod::table);
+    CHECK(dist::BinomialSampler({110514298, 0.5}).method() == DiscreteMethod::rejection);
+    CHECK(dist::BinomialSampler({std::int64_t{1} << 53, 1e-15}).method() == DiscreteMethod::table);
+    CHECK(dist::BinomialSampler({std::int64_t{1} << 53, 1.0 - 1e-15}).method() ==
+          DiscreteMethod::table);
+    // Rejection only where valid.
+    CHECK(dist::PoissonSampler({9.99}, {kTail, 0}).method() == DiscreteMethod::table);
+    CHECK(dist::PoissonSampler({10.0}, {kTail, 0}).method() == DiscreteMethod::rejection);
+    CHECK(dist::BinomialSampler({199, 0.05}, {kTail, 0}).method() == DiscreteMethod::table);
+    CHECK(dist::BinomialSampler({200, 0.95}, {kTail, 0}).method() == DiscreteMethod::rejection);
   }
 
   TEST_CASE("samplers: the inversion table and its guide (known answers)") {
@@ -619,7 +636,7 @@ TEST_SUITE("fast") {
 TEST_SUITE("statistical") {
   constexpr std::size_t kN = std::size_t{1} << 20;
 
-  TEST_CASE("samplers: normal goodness of fit (KS, moments, 0.999 tail)") {
+  TEST_CASE("samplers: normal goodness of fit by KS and moments and the 0.999 tail") {
     std::uint64_t seed = 1001;
     for (const dist::Normal law :
          {dist::Normal{0.0, 1.0}, dist::Normal{-2.5, 3.0}, dist::Normal{100.0, 0.01}}) {
@@ -627,7 +644,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("samplers: normal ziggurat layers and tail (chi-square, 2^24 draws)") {
+  TEST_CASE("samplers: normal ziggurat layers and tail by chi-square over 2^24 draws") {
     // Bins at the layer edges +-x_i and, beyond r, at 3.9, 4.2, 4.5, 5: a wrong
     // layer, wedge or tail shows up in its own bins.
     const auto& t = dist::normal_ziggurat();
@@ -655,7 +672,7 @@ TEST_SUITE("statistical") {
     check_tail_count(xs, law, 4.5);
   }
 
-  TEST_CASE("samplers: exponential goodness of fit (KS, moments, 0.999 tail)") {
+  TEST_CASE("samplers: exponential goodness of fit by KS and moments and the 0.999 tail") {
     std::uint64_t seed = 2001;
     for (const dist::Exponential law :
          {dist::Exponential{1.0}, dist::Exponential{0.25}, dist::Exponential{1e3}}) {
@@ -663,7 +680,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("samplers: exponential ziggurat layers and tail (chi-square, 2^24 draws)") {
+  TEST_CASE("samplers: exponential ziggurat layers and tail by chi-square over 2^24 draws") {
     // Bins at the layer edges and beyond r at r + 0.5, r + 1, r + 2, r + 3, 2r
     // (beyond 2r the tail has been entered twice).
     const auto& t = dist::exponential_ziggurat();
@@ -677,7 +694,7 @@ TEST_SUITE("statistical") {
     check_tail_count(xs, law, t.r + 2.0);
   }
 
-  TEST_CASE("samplers: uniform goodness of fit (KS, moments)") {
+  TEST_CASE("samplers: uniform goodness of fit by KS and moments") {
     std::uint64_t seed = 3001;
     for (const dist::Uniform law :
          {dist::Uniform{0.0, 1.0}, dist::Uniform{-3.0, 5.0}, dist::Uniform{1e6, 1e6 + 1.0}}) {
@@ -687,7 +704,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("samplers: binomial goodness of fit (chi-square on the exact pmf, moments)") {
+  TEST_CASE("samplers: binomial goodness of fit by chi-square on the exact pmf and moments") {
     struct Case {
       dist::Binomial law;
       DiscreteOptions options;
@@ -707,8 +724,8 @@ TEST_SUITE("statistical") {
         {{100, 0.1}, rejection, DiscreteMethod::rejection},  // M p = 10: BTRS's validity edge
         {{100, 0.3}, rejection, DiscreteMethod::rejection},
         {{1000, 0.9}, rejection, DiscreteMethod::rejection},      // p > 1/2: BTRS on 1 - p
-        {{110646487, 0.5}, standard, DiscreteMethod::table},      // largest table at p = 1/2
-        {{110646488, 0.5}, standard, DiscreteMethod::rejection},  // smallest BTRS at p = 1/2
+        {{110514297, 0.5}, standard, DiscreteMethod::table},      // largest table at p = 1/2
+        {{110514298, 0.5}, standard, DiscreteMethod::rejection},  // smallest BTRS at p = 1/2
         {{1'000'000'000'000, 0.3}, standard, DiscreteMethod::rejection},
         {{std::int64_t{1} << 53, 0.3}, standard, DiscreteMethod::rejection},  // the largest M
     };
@@ -724,7 +741,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("samplers: Poisson goodness of fit (chi-square on the exact pmf, moments)") {
+  TEST_CASE("samplers: Poisson goodness of fit by chi-square on the exact pmf and moments") {
     struct Case {
       double lambda;
       DiscreteOptions options;
@@ -742,8 +759,8 @@ TEST_SUITE("statistical") {
         {250.0, standard, DiscreteMethod::table},
         {250.0, rejection, DiscreteMethod::rejection},
         {30.0, fallback, DiscreteMethod::table},
-        {27661918.0, standard, DiscreteMethod::table},      // largest table
-        {27661919.0, standard, DiscreteMethod::rejection},  // smallest PTRS
+        {27628260.0, standard, DiscreteMethod::table},      // largest table
+        {27628261.0, standard, DiscreteMethod::rejection},  // smallest PTRS
         {1e12, standard, DiscreteMethod::rejection},
         {1e15, standard, DiscreteMethod::rejection},
     };

@@ -243,22 +243,32 @@ double quantile_upper(const LoadLaw& law, double q) {
       });
 }
 
+// Supports are stated per law rather than taken from Boost, whose
+// exponential support starts at the smallest normal double instead of 0.
 double support_min(const LoadLaw& law) {
-  return dispatch(
-      law, [](double v) { return v; },
-      [](const auto& d, bool) {
-        const double lo = bm::support(d).first;
-        return lo == -std::numeric_limits<double>::max() ? -kInf : lo;
-      });
+  if (const auto v = point_mass(law)) return *v;
+  return std::visit(
+      [](const auto& l) -> double {
+        using Law = std::decay_t<decltype(l)>;
+        if constexpr (std::is_same_v<Law, Normal>) return -kInf;
+        if constexpr (std::is_same_v<Law, Uniform>) return l.a;
+        if constexpr (std::is_same_v<Law, Constant>) return l.value;
+        return 0.0;  // binomial, Poisson, exponential
+      },
+      law);
 }
 
 double support_max(const LoadLaw& law) {
-  return dispatch(
-      law, [](double v) { return v; },
-      [](const auto& d, bool) {
-        const double hi = bm::support(d).second;
-        return hi == std::numeric_limits<double>::max() ? kInf : hi;
-      });
+  if (const auto v = point_mass(law)) return *v;
+  return std::visit(
+      [](const auto& l) -> double {
+        using Law = std::decay_t<decltype(l)>;
+        if constexpr (std::is_same_v<Law, Binomial>) return static_cast<double>(l.trials);
+        if constexpr (std::is_same_v<Law, Uniform>) return l.b;
+        if constexpr (std::is_same_v<Law, Constant>) return l.value;
+        return kInf;  // normal, Poisson, exponential
+      },
+      law);
 }
 
 }  // namespace lbmc::dist

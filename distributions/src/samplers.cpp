@@ -311,75 +311,115 @@ double bd0(double x, double np) {
 constexpr double kLog2Pi = 1.8378770664093454835606594728112353;
 
 // ---------------------------------------------------------------------------
-// Exact tails of the integer laws, outside the inversion table: inversion of
-// the conditional law by sequential search with the Boost cdf. When the
-// remaining conditional mass falls below 2^-16 the search restarts on the
-// law conditioned beyond the current point with a fresh uniform, so the
-// comparisons never lose resolution.
+// Poisson and binomial through their log-pmf alone (Loader's formulas). Both
+// laws are log-concave, so beyond the mode, in either direction, the ratio of
+// successive probabilities decreases and a tail is bounded by a geometric
+// series: P(X > k) <= p(k+1)^2 / (p(k+1) - p(k+2)) once p(k+2) < p(k+1), and
+// likewise below. Table extents and tail masses follow without Boost's cdf or
+// quantile (which lose up to 5e-5 for binomials at M ~ 2^53).
 
-// X given X > k0.
-double upper_tail(const LoadLaw& law, double k0, engine::Generator& gen) {
-  double s0 = ccdf(law, k0);
-  for (;;) {
-    const double u = engine::uniform_open01(gen);
-    for (double k = k0 + 1.0;; k += 1.0) {
-      const double s = ccdf(law, k) / s0;  // P(X > k | X > k0)
-      if (!(u < s)) return k;
-      if (s < 0x1p-16) {
-        k0 = k;
-        s0 = ccdf(law, k);
-        break;
-      }
-    }
-  }
-}
-
-// X given X < k0.
-double lower_tail(const LoadLaw& law, double k0, engine::Generator& gen) {
-  double f0 = cdf(law, k0 - 1.0);
-  for (;;) {
-    const double u = engine::uniform_open01(gen);
-    for (double k = k0 - 1.0;; k -= 1.0) {
-      const double s = cdf(law, k - 1.0) / f0;  // P(X < k | X < k0)
-      if (!(u < s)) return k;
-      if (s < 0x1p-16) {
-        k0 = k;
-        f0 = cdf(law, k - 1.0);
-        break;
-      }
-    }
-  }
-}
-
-// The table over [lo, hi] = [q(tail), q_upper(tail)], or nothing when it
-// would have more than max_table cells. Cell probabilities exp(log_pmf(k))
-// from Loader's formulas (Boost's binomial pdf loses ~1e-5 relative at M ~ 1e12).
 template <class LogPmf>
-bool build_table(const LoadLaw& law, const DiscreteOptions& options, detail::InversionTable& table,
-                 LogPmf log_pmf) {
-  const double lo = quantile(law, options.tail_mass);        // P(X < lo) < tail_mass
-  const double hi = quantile_upper(law, options.tail_mass);  // P(X > hi) <= tail_mass
-  const double cells = hi - lo + 1.0;
-  if (cells > static_cast<double>(options.max_table)) return false;
-  std::vector<double> probs(static_cast<std::size_t>(cells));
-  for (std::size_t j = 0; j < probs.size(); ++j)
-    probs[j] = std::exp(log_pmf(lo + static_cast<double>(j)));
-  table = detail::InversionTable(lo, probs, cdf(law, lo - 1.0), ccdf(law, hi));
+struct IntegerLaw {
+  LogPmf log_pmf;
+  double mode;
+  double kmax;  // the largest value; infinity for Poisson
+  double pmf(double k) const { return (k < 0.0 || k > kmax) ? 0.0 : std::exp(log_pmf(k)); }
+};
+template <class LogPmf>
+IntegerLaw(LogPmf, double, double) -> IntegerLaw<LogPmf>;
+
+// The first k from the mode outward (step +1 or -1) whose tail beyond it is
+// bounded by eps, or NaN after more than `limit` steps.
+template <class Law>
+double table_end(const Law& law, double eps, double step, std::size_t limit) {
+  double k = law.mode;
+  double p1 = law.pmf(k + step);
+  for (std::size_t n = 0; n <= limit; ++n) {
+    if (p1 == 0.0) return k;  // nothing representable beyond k
+    const double p2 = law.pmf(k + 2.0 * step);
+    if (p2 < p1 && p1 * (p1 / (p1 - p2)) <= eps) return k;
+    k += step;
+    p1 = p2;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// P(X beyond k): the terms summed outward from k until the geometric bound on
+// the rest is below 2^-64 of the sum.
+template <class Law>
+double tail_mass(const Law& law, double k, double step) {
+  double sum = 0.0;
+  double previous = 0.0;
+  for (double j = k + step;; j += step) {
+    const double p = law.pmf(j);
+    if (p == 0.0) return sum;
+    sum += p;
+    if (previous > 0.0 && p < previous) {
+      const double r = p / previous;
+      if (p * r / (1.0 - r) <= 0x1p-64 * sum) return sum;
+    }
+    previous = p;
+  }
+}
+
+// X given X beyond k0 (step +1: X > k0; -1: X < k0), `mass` = P(X beyond k0):
+// sequential inversion, X = the first k whose cumulative mass from k0 exceeds
+// u·mass (the same sums, in the same order, as tail_mass). When less than
+// 2^-16 of the mass remains, the search restarts beyond the current k with a
+// fresh uniform (X given X beyond k has the same form), so the comparisons
+// never run out of resolution. Exact up to the pmf's rounding.
+template <class Law>
+double sample_tail(const Law& law, double k0, double step, double mass, engine::Generator& gen) {
+  for (;;) {
+    if (!(mass > 0.0)) return std::clamp(k0 + step, 0.0, law.kmax);  // unreachable in practice
+    const double target = engine::uniform_open01(gen) * mass;
+    double acc = 0.0;
+    for (double k = k0 + step;; k += step) {
+      acc += law.pmf(k);
+      if (target < acc) return k;
+      if (mass - acc < 0x1p-16 * mass) {
+        k0 = k;
+        mass = tail_mass(law, k, step);
+        break;
+      }
+    }
+  }
+}
+
+// The table over [lo, hi] (each tail beyond it <= tail_mass), or false when it
+// would have more than `limit` cells.
+template <class Law>
+bool build_table(const Law& law, double tail_mass_bound, std::size_t limit,
+                 detail::InversionTable& table) {
+  const double hi = table_end(law, tail_mass_bound, 1.0, limit);
+  const double lo = table_end(law, tail_mass_bound, -1.0, limit);
+  if (std::isnan(hi) || std::isnan(lo) || hi - lo + 1.0 > static_cast<double>(limit)) return false;
+  std::vector<double> probs(static_cast<std::size_t>(hi - lo + 1.0));
+  for (std::size_t j = 0; j < probs.size(); ++j) probs[j] = law.pmf(lo + static_cast<double>(j));
+  table = detail::InversionTable(lo, probs, tail_mass(law, lo, -1.0), tail_mass(law, hi, 1.0));
   return true;
 }
 
 // The switch rule: the table, unless the rejection method is valid and the
-// table would have more than max_table cells (a table spans about 12.6 sd at
-// tail_mass 2^-32, so the quantiles are skipped once sd alone exceeds it).
-template <class LogPmf>
-bool use_table(const LoadLaw& law, bool rejection_valid, double sd, const DiscreteOptions& options,
-               detail::InversionTable& table, LogPmf log_pmf) {
-  if (!rejection_valid) {
-    build_table(law, {options.tail_mass, std::size_t{1} << 30}, table, log_pmf);
-    return true;
+// table would have more than max_table cells (a table spans about 13 sd at
+// tail_mass 2^-32, so the walk is skipped once sd alone exceeds max_table).
+template <class Law>
+bool use_table(const Law& law, bool rejection_valid, double sd, const DiscreteOptions& options,
+               detail::InversionTable& table) {
+  if (!rejection_valid) {  // narrow: sd < sqrt(10)
+    return build_table(law, options.tail_mass, std::size_t{1} << 30, table);
   }
   if (sd > static_cast<double>(options.max_table)) return false;
-  return build_table(law, options, table, log_pmf);
+  return build_table(law, options.tail_mass, options.max_table, table);
+}
+
+auto poisson_law(double lambda) {
+  return IntegerLaw{[lambda](double k) { return detail::poisson_log_pmf(k, lambda); },
+                    std::floor(lambda), std::numeric_limits<double>::infinity()};
+}
+auto binomial_law(double n, double p, double q) {
+  return IntegerLaw{[n, p, q](double k) { return detail::binomial_log_pmf(k, n, p, q); },
+                    std::min(std::floor((n + 1.0) * p), n), n};
 }
 
 void check_options(const DiscreteOptions& options) {
@@ -442,7 +482,7 @@ double binomial_log_pmf(double k, double n, double p, double q) {
 // most likely cell.
 InversionTable::InversionTable(double lo, const std::vector<double>& probs, double below,
                                double above)
-    : lo_(lo), n_(probs.size()) {
+    : lo_(lo), below_(below), above_(above), n_(probs.size()) {
   constexpr double kOne = 0x1.0p63;
   constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
   auto quantize = [](double p) { return static_cast<std::uint64_t>(std::llround(p * 0x1.0p63)); };
@@ -517,9 +557,8 @@ PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& option
   }
   check_options(options);
   if (law.lambda == 0.0) return;  // point mass at 0
-  const double lambda = law.lambda;
-  if (use_table(law_, lambda >= 10.0, std::sqrt(lambda), options, table_,
-                [lambda](double k) { return detail::poisson_log_pmf(k, lambda); })) {
+  if (use_table(poisson_law(law.lambda), law.lambda >= 10.0, std::sqrt(law.lambda), options,
+                table_)) {
     method_ = DiscreteMethod::table;
     return;
   }
@@ -533,8 +572,10 @@ PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& option
 }
 
 double PoissonSampler::tail(bool upper, engine::Generator& gen) const {
+  const auto law = poisson_law(law_.lambda);
   const double hi = table_.lo() + static_cast<double>(table_.size()) - 1.0;
-  return upper ? upper_tail(law_, hi, gen) : lower_tail(law_, table_.lo(), gen);
+  return upper ? sample_tail(law, hi, 1.0, table_.above(), gen)
+               : sample_tail(law, table_.lo(), -1.0, table_.below(), gen);
 }
 
 BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& options) : law_(law) {
@@ -553,10 +594,10 @@ BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& opt
   p_ = flip_ ? 1.0 - law.p : law.p;  // exact (Sterbenz) when flipped
   q_ = flip_ ? law.p : 1.0 - law.p;
   const double sd = std::sqrt(n_ * p_ * q_);
-  const double n = n_, p = law.p, q = 1.0 - law.p;
-  if (use_table(law_, n_ * p_ >= 10.0, sd, options, table_,
-                [n, p, q](double k) { return detail::binomial_log_pmf(k, n, p, q); })) {
+  if (use_table(binomial_law(n_, p_, q_), n_ * p_ >= 10.0, sd, options, table_)) {
     method_ = DiscreteMethod::table;
+    table_base_ = flip_ ? n_ - table_.lo() : table_.lo();
+    table_step_ = flip_ ? -1.0 : 1.0;
     return;
   }
   // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.
@@ -572,8 +613,11 @@ BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& opt
 }
 
 double BinomialSampler::tail(bool upper, engine::Generator& gen) const {
+  const auto law = binomial_law(n_, p_, q_);
   const double hi = table_.lo() + static_cast<double>(table_.size()) - 1.0;
-  return upper ? upper_tail(law_, hi, gen) : lower_tail(law_, table_.lo(), gen);
+  const double k = upper ? sample_tail(law, hi, 1.0, table_.above(), gen)
+                         : sample_tail(law, table_.lo(), -1.0, table_.below(), gen);
+  return flip_ ? n_ - k : k;
 }
 
 }  // namespace lbmc::dist

@@ -2,7 +2,8 @@
 """Reference values for tests/max_of_iid_test.cpp, gumbel_test.cpp and
 harmonic_test.cpp, computed independently of lbmc at high precision.
 
-Run:  python3 tests/reference/max_of_iid_reference.py   (Debian: python3-mpmath)
+Run:  python3 tests/reference/max_of_iid_reference.py   (Debian: apt-get install python3-mpmath;
+      mpmath 1.2.1 and 1.3.0 print identical values)
 
 Z = max of n iid loads, P(Z <= x) = F(x)^n (Mehrotra-Ranka-Wang 1992, §3).
 

@@ -23,13 +23,16 @@
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b.
 // - Poisson and binomial: inversion of a cumulative table of 63-bit integer
 //   thresholds with a Chen & Asau (1974) guide table, over the range outside of
-//   which each tail holds at most `tail_mass` (2^-32); outside it an exact
-//   sequential search on the conditional tail law (Boost.Math cdf). When the
-//   table would exceed `max_table` (2^16) cells, transformed rejection:
+//   which each tail holds at most `tail_mass` (2^-32, by a geometric bound:
+//   both laws are log-concave); outside it an exact sequential search on the
+//   conditional tail law. Binomials use p' = min(p, 1-p) and return M - k when
+//   p > 1/2. When the table would exceed `max_table` (2^16) cells, transformed
+//   rejection:
 //   PTRS for Poisson (Hörmann 1993, Insurance Math. Econom. 12:39-45) and
 //   BTRS for binomial (Hörmann 1993, J. Stat. Comput. Simul. 46:101-110),
-//   with log-probabilities from Loader's (2000) saddle-point formulas, stable
-//   for any parameter size. Point masses (p in {0,1}, M = 0, lambda = 0) and
+//   All probabilities come from Loader's (2000) saddle-point formulas, in log
+//   space, stable for any parameter size (no Boost cdf: at M ~ 2^53 it is off
+//   by up to 5e-5). Point masses (p in {0,1}, M = 0, lambda = 0) and
 //   the constant consume no randomness.
 // - Reproducibility: fast paths use integer operations and one or two IEEE
 //   multiplications and additions. Slow paths (1.5-2.2% of normal and
@@ -149,11 +152,16 @@ class InversionTable {
   double lo() const noexcept { return lo_; }
   //! The number n of table cells (values lo .. lo + n - 1).
   std::size_t size() const noexcept { return n_; }
+  //! P(X < lo) and P(X > lo + n - 1), as given.
+  double below() const noexcept { return below_; }
+  double above() const noexcept { return above_; }
   //! thresholds[i] = 2^63 · P(cell < i+1), quantized; thresholds[n+1] = 2^63.
   const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
 
  private:
   double lo_ = 0.0;
+  double below_ = 0.0;
+  double above_ = 0.0;
   std::size_t n_ = 0;
   unsigned shift_ = 63;
   std::vector<std::uint64_t> thresholds_;
@@ -295,9 +303,9 @@ enum class DiscreteMethod { point, table, rejection };
 
 //! Construction options of the Poisson and binomial samplers.
 struct DiscreteOptions {
-  //! The table covers [lo, hi] with P(X < lo) <= tail_mass and
-  //! P(X > hi) <= tail_mass (Boost quantiles); beyond it, exact sequential
-  //! search. In (0, 0.25].
+  //! The table covers [lo, hi], walked out from the mode until the geometric
+  //! bounds on P(X < lo) and P(X > hi) are <= tail_mass; beyond it, exact
+  //! sequential search. In (0, 0.25].
   double tail_mass = 0x1p-32;
   //! Largest table, in cells (hi - lo + 1), before switching to rejection.
   std::size_t max_table = std::size_t{1} << 16;
@@ -332,6 +340,8 @@ class PoissonSampler {
   DiscreteMethod method() const noexcept { return method_; }
   //! The law the sampler was built from.
   const Poisson& law() const noexcept { return law_; }
+  //! The inversion table (empty unless method() == table).
+  const detail::InversionTable& table() const noexcept { return table_; }
 
  private:
   // PTRS, Hörmann (1993) §3 (algorithm PTRS), valid for lambda >= 10.
@@ -361,9 +371,9 @@ class PoissonSampler {
 //! Sampler for Binomial{trials, p}. Range: the integers 0..trials (as
 //! doubles), each possible when 0 < p < 1.
 //! Method: p == 0, p == 1 or trials == 0: point mass, no randomness.
-//! Otherwise the inversion table, unless it would exceed options.max_table
-//! cells and trials·min(p, 1-p) >= 10, in which case BTRS on min(p, 1-p)
-//! (returning trials - k when p > 1/2).
+//! Otherwise, on p' = min(p, 1-p) (returning trials - k when p > 1/2): the
+//! inversion table, unless it would exceed options.max_table cells and
+//! trials·p' >= 10, in which case BTRS.
 class BinomialSampler {
  public:
   //! Throws engine::InputError unless 0 <= trials <= 2^53 and 0 <= p <= 1.
@@ -375,7 +385,7 @@ class BinomialSampler {
     if (method_ == DiscreteMethod::table) [[likely]] {
       const std::size_t i = table_.locate(gen() >> 1);
       if (i - 1 < table_.size()) [[likely]]
-        return table_.lo() + static_cast<double>(static_cast<std::int64_t>(i - 1));
+        return table_base_ + table_step_ * static_cast<double>(static_cast<std::int64_t>(i - 1));
       return detail::with_generator_copy(
           gen, [this, i](engine::Generator& g) { return tail(i != 0, g); });
     }
@@ -387,6 +397,9 @@ class BinomialSampler {
   DiscreteMethod method() const noexcept { return method_; }
   //! The law the sampler was built from.
   const Binomial& law() const noexcept { return law_; }
+  //! The inversion table of Binomial(trials, min(p, 1-p)) (empty unless
+  //! method() == table).
+  const detail::InversionTable& table() const noexcept { return table_; }
 
  private:
   // BTRS, Hörmann (1993) §3 (algorithm BTRS), on p' = min(p, 1-p), valid for
@@ -411,7 +424,8 @@ class BinomialSampler {
   Binomial law_;
   DiscreteMethod method_ = DiscreteMethod::point;
   double point_ = 0.0;
-  detail::InversionTable table_;
+  detail::InversionTable table_;                // of Binomial(trials, min(p, 1-p))
+  double table_base_ = 0.0, table_step_ = 1.0;  // value of cell 1, and +-1 per cell
   // BTRS constants (on p' = min(p, 1-p)).
   double n_ = 0.0, p_ = 0.0, q_ = 0.0;
   double a_ = 0.0, b_ = 0.0, c_ = 0.0, v_r_ = 0.0, alpha_ = 0.0, log_pmf_mode_ = 0.0;
