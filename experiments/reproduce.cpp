@@ -2,6 +2,9 @@
 // writes results/<paper>/claims.csv and claims.md (DESIGN §4, claims schema).
 // Seeds are fixed by default so the files regenerate byte-identically.
 #include <cstdio>
+#include <filesystem>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -26,6 +29,16 @@ std::uint64_t hash_id(const std::string& id) {
     h *= 0x100000001b3ULL;
   }
   return h;
+}
+
+// Creates the results folder if needed and checks it can be written, so a bad
+// --out fails before any simulation.
+void require_writable_folder(const std::string& folder) {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec || ::access(folder.c_str(), W_OK) != 0 || !std::filesystem::is_directory(folder)) {
+    throw engine::InputError(fmt::format("--out '{}': not a writable folder", folder));
+  }
 }
 
 class ReproduceCommand final : public Command {
@@ -63,6 +76,7 @@ class ReproduceCommand final : public Command {
       for (const Paper& p : papers()) ids += " " + p.id;
       throw engine::InputError(fmt::format("paper: unknown id '{}' (all{})", paper_, ids));
     }
+    require_writable_folder(out_);
     ReproduceContext ctx;
     ctx.seed = settings.seed;
     ctx.threads = settings.threads;

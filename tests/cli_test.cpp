@@ -87,6 +87,7 @@ TEST_SUITE("fast") {
         {"maxload --progress sometimes", "--progress"},
         {"maxload --frobnicate", "frobnicate"},
         {"nosuchcommand", "nosuchcommand"},
+
     };
     for (const auto& [args, option] : cases) {
       CAPTURE(args);
@@ -97,6 +98,20 @@ TEST_SUITE("fast") {
       CHECK(r.out.empty());
       CHECK_FALSE(fs::exists(target));
       CHECK_FALSE(fs::exists(scratch() / "never.json"));
+    }
+  }
+
+  TEST_CASE("cli: reproduce rejects unknown papers and unwritable folders") {
+    const char* cases[][2] = {{"reproduce nosuchpaper", "nosuchpaper"},
+                              {"reproduce all --out /proc/version", "--out"},
+                              {"reproduce all --seed x", "--seed"}};
+    for (const auto& [args, option] : cases) {
+      CAPTURE(args);
+      const Outcome r = lbmc(std::string(args) + " --quiet");
+      CHECK(r.code == 2);
+      CHECK(count_lines(r.err) == 1);
+      CHECK(r.err.find(option) != std::string::npos);
+      CHECK(r.out.empty());
     }
   }
 
@@ -152,6 +167,19 @@ TEST_SUITE("fast") {
     CHECK(meta.at("reps") == 5000);
     CHECK(doc.at("rows").size() == count_lines(slurp(csv)) - 1);
     CHECK(doc.at("rows")[0].at("dist") == "normal:0,1");
+  }
+
+  TEST_CASE("cli: an interrupted run exits 130 and leaves no file") {
+    const fs::path target = scratch() / "interrupted.csv";
+    const std::string cmd = std::string(LBMC_BINARY) + " maxload --n 4096 --reps 1e9 --seed 1 --quiet --csv " +
+                            target.string() + " & pid=$!; sleep 1; kill -INT $pid; wait $pid";
+    const int status = std::system(("bash -c '" + cmd + "'").c_str());
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK_FALSE(fs::exists(target));
+    for (const auto& entry : fs::directory_iterator(scratch())) {
+      CHECK(entry.path().filename().string().rfind(".interrupted.csv", 0) != 0);
+    }
   }
 
   TEST_CASE("cli: help and version exit 0") {
