@@ -182,6 +182,13 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("cli: --strict exits 1 exactly when an exact check fails") {
+    // With a vanishing tolerance every continuous exact check fails.
+    CHECK(lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --strict --z-tol 1e-9").code == 1);
+    CHECK(lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --z-tol 1e-9").code == 0);
+    CHECK(lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --strict").code == 0);
+  }
+
   TEST_CASE("cli: help and version exit 0") {
     CHECK(lbmc("--help").code == 0);
     const Outcome sub = lbmc("maxload --help");

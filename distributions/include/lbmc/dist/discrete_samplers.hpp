@@ -1,0 +1,212 @@
+// Poisson and binomial samplers (part of samplers.hpp, which is the header to
+// include).
+//
+// Design note
+// - Inversion of a cumulative table of 63-bit integer thresholds with a Chen &
+//   Asau (1974) guide table, over the range outside of which each tail holds
+//   at most `tail_mass` (2^-32, by a geometric bound: both laws are
+//   log-concave); outside it an exact sequential search on the conditional
+//   tail law. Binomials use p' = min(p, 1-p) and return M - k when p > 1/2.
+// - When the table would exceed `max_table` (2^16) cells, transformed
+//   rejection: PTRS for Poisson (Hörmann 1993, Insurance Math. Econom.
+//   12:39-45) and BTRS for binomial (Hörmann 1993, J. Stat. Comput. Simul.
+//   46:101-110).
+// - All probabilities come from Loader's saddle-point formulas (log_pmf.hpp),
+//   not from Boost's cdf or quantile. Point masses (p in {0,1}, M = 0,
+//   lambda = 0) consume no randomness.
+// - Reproducibility: the table path is integer compares and one addition (and
+//   a multiplication for binomials). The tail searches (std::exp) and the
+//   rejection samplers' final tests (std::log) call the C library; one whose
+//   last bit differs could flip one decision with a probability of order 1e-16.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/log_pmf.hpp"
+#include "lbmc/dist/sampler_support.hpp"
+#include "lbmc/engine/rng.hpp"
+
+namespace lbmc::dist {
+
+namespace detail {
+//! Inversion table (cumulative 63-bit thresholds) with a Chen & Asau guide.
+//! Cell 0 is "below the table", cells 1..n the values lo..lo+n-1, cell n+1
+//! "above the table".
+class InversionTable {
+ public:
+  //! An empty table (size 0); assign a built one before calling locate.
+  InversionTable() = default;
+  //! `probs[j]` = P(X = lo + j); `below` = P(X < lo); `above` = P(X > lo + n - 1).
+  InversionTable(double lo, const std::vector<double>& probs, double below, double above);
+
+  //! The cell of the 63-bit uniform integer u: smallest i with u < threshold_i.
+  std::size_t locate(std::uint64_t u) const noexcept {
+    const std::uint64_t* thr = thresholds_.data();
+    std::size_t i = guide_[static_cast<std::size_t>(u >> shift_)];
+    i += static_cast<std::size_t>(u >= thr[i]);  // branch-free: most searches end here
+    i += static_cast<std::size_t>(u >= thr[i]);
+    while (u >= thr[i]) ++i;  // rare; thr[n+1] = 2^63 > u stops it
+    return i;
+  }
+  //! The value of cell 1.
+  double lo() const noexcept { return lo_; }
+  //! The number n of table cells (values lo .. lo + n - 1).
+  std::size_t size() const noexcept { return n_; }
+  //! P(X < lo), as given.
+  double below() const noexcept { return below_; }
+  //! P(X > lo + n - 1), as given.
+  double above() const noexcept { return above_; }
+  //! thresholds[i] = 2^63 · P(cell < i+1), quantized; thresholds[n+1] = 2^63.
+  const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
+
+ private:
+  double lo_ = 0.0;
+  double below_ = 0.0;
+  double above_ = 0.0;
+  std::size_t n_ = 0;
+  unsigned shift_ = 63;
+  std::vector<std::uint64_t> thresholds_;
+  std::vector<std::uint32_t> guide_;
+};
+}  // namespace detail
+
+//! How a Poisson or binomial sampler draws: a point mass (no randomness), the
+//! inversion table, or transformed rejection (PTRS / BTRS).
+enum class DiscreteMethod { point, table, rejection };
+
+//! Construction options of the Poisson and binomial samplers.
+struct DiscreteOptions {
+  //! The table covers [lo, hi], walked out from the mode until the geometric
+  //! bounds on P(X < lo) and P(X > hi) are <= tail_mass; beyond it, exact
+  //! sequential search. In (0, 0.25].
+  double tail_mass = 0x1p-32;
+  //! Largest table, in cells (hi - lo + 1), before switching to rejection.
+  std::size_t max_table = std::size_t{1} << 16;
+};
+
+//! Sampler for Poisson{lambda}. Range: the non-negative integers (as doubles),
+//! any of them possible; 0 is possible.
+//! Method: lambda == 0: point mass at 0, no randomness. Otherwise the
+//! inversion table (one 64-bit output per variate outside the far tails),
+//! unless the table would exceed options.max_table cells and lambda >= 10, in
+//! which case PTRS (two outputs per trial, about 1.1 trials per variate).
+class PoissonSampler {
+ public:
+  //! Throws engine::InputError unless lambda >= 0 and finite.
+  explicit PoissonSampler(const Poisson& law, const DiscreteOptions& options = {});
+
+  //! One variate.
+  double operator()(engine::Generator& gen) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    if (method_ == DiscreteMethod::table) [[likely]] {
+      const std::size_t i = table_.locate(gen() >> 1);
+      if (i - 1 < table_.size()) [[likely]]
+        return table_.lo() + static_cast<double>(static_cast<std::int64_t>(i - 1));
+      return detail::with_generator_copy(
+          gen, [this, i](engine::Generator& g) { return tail(i != 0, g); });
+    }
+    if (method_ == DiscreteMethod::rejection) return ptrs(gen);
+    return 0.0;
+  }
+
+  //! How this sampler draws (decided in the constructor).
+  DiscreteMethod method() const noexcept { return method_; }
+  //! The law the sampler was built from.
+  const Poisson& law() const noexcept { return law_; }
+  //! The inversion table (empty unless method() == table).
+  const detail::InversionTable& table() const noexcept { return table_; }
+
+ private:
+  // PTRS, Hörmann (1993) §3 (algorithm PTRS), valid for lambda >= 10.
+  double ptrs(engine::Generator& gen) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    for (;;) {
+      const double u = engine::uniform_open01(gen) - 0.5;  // U in (-1/2, 1/2)
+      const double v = engine::uniform_open01(gen);        // V in (0, 1)
+      const double us = 0.5 - std::abs(u);
+      const double k = std::floor((2.0 * a_ / us + b_) * u + law_.lambda + 0.43);
+      if (us >= 0.07 && v <= v_r_) return k;
+      if (k < 0.0 || (us < 0.013 && v > us)) continue;
+      if (std::log(v) + log_inv_alpha_ - std::log(a_ / (us * us) + b_) <=
+          detail::poisson_log_pmf(k, law_.lambda)) {
+        return k;
+      }
+    }
+  }
+  double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
+
+  Poisson law_;
+  DiscreteMethod method_ = DiscreteMethod::point;
+  detail::InversionTable table_;
+  double a_ = 0.0, b_ = 0.0, v_r_ = 0.0, log_inv_alpha_ = 0.0;  // PTRS constants
+};
+
+//! Sampler for Binomial{trials, p}. Range: the integers 0..trials (as
+//! doubles), each possible when 0 < p < 1.
+//! Method: p == 0, p == 1 or trials == 0: point mass, no randomness.
+//! Otherwise, on p' = min(p, 1-p) (returning trials - k when p > 1/2): the
+//! inversion table, unless it would exceed options.max_table cells and
+//! trials·p' >= 10, in which case BTRS.
+class BinomialSampler {
+ public:
+  //! Throws engine::InputError unless 0 <= trials <= 2^53 and 0 <= p <= 1.
+  explicit BinomialSampler(const Binomial& law, const DiscreteOptions& options = {});
+
+  //! One variate.
+  double operator()(engine::Generator& gen) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    if (method_ == DiscreteMethod::table) [[likely]] {
+      const std::size_t i = table_.locate(gen() >> 1);
+      if (i - 1 < table_.size()) [[likely]]
+        return table_base_ + table_step_ * static_cast<double>(static_cast<std::int64_t>(i - 1));
+      return detail::with_generator_copy(
+          gen, [this, i](engine::Generator& g) { return tail(i != 0, g); });
+    }
+    if (method_ == DiscreteMethod::rejection) return btrs(gen);
+    return point_;
+  }
+
+  //! How this sampler draws (decided in the constructor).
+  DiscreteMethod method() const noexcept { return method_; }
+  //! The law the sampler was built from.
+  const Binomial& law() const noexcept { return law_; }
+  //! The inversion table of Binomial(trials, min(p, 1-p)) (empty unless
+  //! method() == table).
+  const detail::InversionTable& table() const noexcept { return table_; }
+
+ private:
+  // BTRS, Hörmann (1993) §3 (algorithm BTRS), on p' = min(p, 1-p), valid for
+  // n p' >= 10; the acceptance compares with f(k)/f(m), m the mode.
+  double btrs(engine::Generator& gen) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    for (;;) {
+      const double u = engine::uniform_open01(gen) - 0.5;
+      const double v = engine::uniform_open01(gen);
+      const double us = 0.5 - std::abs(u);
+      const double k = std::floor((2.0 * a_ / us + b_) * u + c_);
+      if (k < 0.0 || k > n_) continue;
+      if ((us >= 0.07 && v <= v_r_) ||
+          std::log(v * alpha_ / (a_ / (us * us) + b_)) <=
+              detail::binomial_log_pmf(k, n_, p_, q_) - log_pmf_mode_) {
+        return flip_ ? n_ - k : k;
+      }
+    }
+  }
+  double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
+
+  Binomial law_;
+  DiscreteMethod method_ = DiscreteMethod::point;
+  double point_ = 0.0;
+  detail::InversionTable table_;                // of Binomial(trials, min(p, 1-p))
+  double table_base_ = 0.0, table_step_ = 1.0;  // value of cell 1, and +-1 per cell
+  // BTRS constants (on p' = min(p, 1-p)).
+  double n_ = 0.0, p_ = 0.0, q_ = 0.0;
+  double a_ = 0.0, b_ = 0.0, c_ = 0.0, v_r_ = 0.0, alpha_ = 0.0, log_pmf_mode_ = 0.0;
+  bool flip_ = false;
+};
+
+}  // namespace lbmc::dist

@@ -1,0 +1,163 @@
+// Normal and exponential samplers by the ziggurat (part of samplers.hpp, which
+// is the header to include).
+//
+// Design note
+// - The ziggurat of Marsaglia & Tsang (2000), "The ziggurat method for
+//   generating random variables", J. Stat. Softw. 5(8), with 256 layers of
+//   equal area v. The tables (r, v, the layer edges x_i and f(x_i)) are solved
+//   once per process from the defining equations in double-double arithmetic,
+//   using only + - * / and sqrt, then rounded to double, so they are the same
+//   on every IEEE-754 platform (ziggurat.cpp).
+// - Fast path: one 64-bit output; bits 0-7 pick the layer i, bit 8 the sign
+//   (normal), bits 12-63 a 52-bit integer m; the abscissa is (2m+1)·2^-53·x_i,
+//   accepted at once when it lies inside the layer's inner rectangle (an
+//   integer compare; 98.5% of normal, 97.8% of exponential draws).
+// - Otherwise the wedge test against f, or the exact tail: Marsaglia (1964)
+//   for the normal, memorylessness (r + a fresh variate) for the exponential.
+//   These slow paths (1.5-2.2% of draws) call std::exp and std::log; a C
+//   library whose last bit differs could flip one accept/reject decision with
+//   a probability of order 1e-16 per draw.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/sampler_support.hpp"
+#include "lbmc/engine/rng.hpp"
+
+namespace lbmc::dist {
+
+//! Ziggurat tables for a decreasing density shape f on [0, inf) with f(0) = 1
+//! (normal: exp(-x^2/2); exponential: exp(-x)), Marsaglia & Tsang (2000) §2.
+//! Layer 0 is the base strip (the rectangle [0, r] x [0, f(r)] plus the tail
+//! beyond r, as one strip of width x_0 = v/f(r)); layer i >= 1 is the
+//! rectangle [0, x_i] x [f(x_i), f(x_{i+1})]. Every layer has area v:
+//!   v = r f(r) + \int_r^inf f,   x_i (f(x_{i+1}) - f(x_i)) = v,
+//! with x_1 = r and x_256 = 0 (f(x_256) = 1), which fixes r.
+struct ZigguratTable {
+  //! The number of layers (the fast path picks one with 8 bits).
+  static constexpr std::size_t kLayers = 256;
+  //! The fast-path data of one layer, together in one 16-byte slot.
+  struct Layer {
+    //! Abscissae (2m+1)·scale with m < accept are inside the inner rectangle
+    //! (computed product <= x_{i+1}); m == accept is not. 0 for the top layer.
+    std::uint64_t accept;
+    //! x_i · 2^-53: the abscissa for m is (2m+1)·scale, in (0, x_i).
+    double scale;
+  };
+  double r = 0.0;                       //!< start of the tail, x_1
+  double v = 0.0;                       //!< common area of the layers
+  std::array<double, kLayers + 1> x{};  //!< x_0 = v/f(r) > x_1 = r > ... > x_256 = 0
+  std::array<double, kLayers + 1> f{};  //!< f(x_i); f_0 = 0 (bottom of the base strip), f_256 = 1
+  std::array<Layer, kLayers> layer{};   //!< layer[i]: the fast-path data of layer i
+};
+
+//! The normal ziggurat, f(x) = exp(-x^2/2) (r ≈ 3.6541528853610088), built on
+//! first use (about a millisecond), thread-safe.
+const ZigguratTable& normal_ziggurat();
+//! The exponential ziggurat, f(x) = exp(-x) (r ≈ 7.6971174701310497), built on
+//! first use, thread-safe.
+const ZigguratTable& exponential_ziggurat();
+
+namespace detail {
+//! 2m + 1 as a double, exactly, for m < 2^52 (through a signed conversion,
+//! which is one instruction on x86-64, unlike the unsigned one).
+inline double odd_to_double(std::uint64_t m) noexcept {
+  return static_cast<double>(static_cast<std::int64_t>(2 * m + 1));
+}
+
+// Cold paths of the ziggurats, out of line (ziggurat.cpp).
+//! A standard half-normal variate conditioned on X > r (Marsaglia 1964): in (r, inf).
+double normal_tail(double r, engine::Generator& gen);
+//! The wedge test of layer i >= 1 at abscissa z with u uniform on [0, 1):
+//! whether f(x_i) + u (f(x_{i+1}) - f(x_i)) < f(z).
+bool normal_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept;
+//! The same wedge test for the exponential shape f(z) = exp(-z).
+bool exponential_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept;
+}  // namespace detail
+
+//! Standard-normal based sampler for Normal{mu, sigma}: mu + sigma·z.
+//! Range: any finite double (unless mu + sigma·z overflows); z is never 0 and
+//! is symmetric in sign, |z| >= 2^-53·x_255 ≈ 2.4e-17. One 64-bit output per
+//! variate on the fast path (98.5% of draws).
+class NormalSampler {
+ public:
+  //! Throws engine::InputError unless sigma > 0 and both are finite.
+  explicit NormalSampler(const Normal& law);
+
+  //! One variate.
+  double operator()(engine::Generator& gen) const noexcept {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const ZigguratTable& t = *table_;
+    for (;;) {
+      const std::uint64_t bits = gen();
+      const std::size_t i = static_cast<std::size_t>(bits & 0xffu);
+      const std::uint64_t m = bits >> 12;
+      const std::uint64_t sign = (bits & 0x100u) << 55;  // bit 8 -> the sign bit
+      const ZigguratTable::Layer& layer = t.layer[i];
+      double z = detail::odd_to_double(m) * layer.scale;
+      if (m >= layer.accept) [[unlikely]] {
+        if (i == 0) {
+          z = detail::with_generator_copy(
+              gen, [&t](engine::Generator& g) { return detail::normal_tail(t.r, g); });
+        } else if (!detail::normal_under_curve(t, i, z, engine::uniform01(gen))) {
+          continue;
+        }
+      }
+      return mu_ + sigma_ * std::bit_cast<double>(std::bit_cast<std::uint64_t>(z) | sign);
+    }
+  }
+
+  //! The law the sampler was built from.
+  const Normal& law() const noexcept { return law_; }
+
+ private:
+  Normal law_;
+  double mu_;
+  double sigma_;
+  const ZigguratTable* table_;
+};
+
+//! Sampler for Exponential{mean}: mean·e with e a standard exponential.
+//! Range: (0, inf); 0 is impossible (e >= 2^-53·x_255 ≈ 7.1e-18, so as long as
+//! mean·7.1e-18 does not underflow), inf impossible. One 64-bit output per
+//! variate on the fast path (97.8% of draws).
+class ExponentialSampler {
+ public:
+  //! Throws engine::InputError unless mean > 0 and finite.
+  explicit ExponentialSampler(const Exponential& law);
+
+  //! One variate.
+  double operator()(engine::Generator& gen) const noexcept {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const ZigguratTable& t = *table_;
+    double offset = 0.0;  // r per visit to the tail: X | X > r  ~  r + X
+    for (;;) {
+      const std::uint64_t bits = gen();
+      const std::size_t i = static_cast<std::size_t>(bits & 0xffu);
+      const std::uint64_t m = bits >> 12;
+      const ZigguratTable::Layer& layer = t.layer[i];
+      const double z = detail::odd_to_double(m) * layer.scale;
+      if (m < layer.accept) [[likely]]
+        return mean_ * (offset + z);
+      if (i == 0) {
+        offset += t.r;
+      } else if (detail::exponential_under_curve(t, i, z, engine::uniform01(gen))) {
+        return mean_ * (offset + z);
+      }
+    }
+  }
+
+  //! The law the sampler was built from.
+  const Exponential& law() const noexcept { return law_; }
+
+ private:
+  Exponential law_;
+  double mean_;
+  const ZigguratTable* table_;
+};
+
+}  // namespace lbmc::dist

@@ -1,0 +1,263 @@
+// Poisson and binomial samplers: table construction, tail search and the
+// rejection setups (see discrete_samplers.hpp).
+//
+// Both laws are handled through their log-pmf alone (Loader's formulas,
+// log_pmf.hpp). Both are log-concave, so beyond the mode, in either direction,
+// the ratio of successive probabilities decreases and a tail is bounded by a
+// geometric series: P(X > k) <= p(k+1)^2 / (p(k+1) - p(k+2)) once
+// p(k+2) < p(k+1), and likewise below. Table extents and tail masses follow
+// without Boost's cdf or quantile (which lose up to 5e-5 for binomials at
+// M ~ 2^53).
+#include "lbmc/dist/discrete_samplers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "lbmc/engine/errors.hpp"
+
+// No fused multiply-add anywhere in this file (sampler_support.hpp).
+LBMC_SAMPLER_NO_FP_CONTRACT
+
+namespace lbmc::dist {
+namespace {
+
+using engine::InputError;
+
+template <class LogPmf>
+struct IntegerLaw {
+  LogPmf log_pmf;
+  double mode;
+  double kmax;  // the largest value; infinity for Poisson
+  double pmf(double k) const { return (k < 0.0 || k > kmax) ? 0.0 : std::exp(log_pmf(k)); }
+};
+template <class LogPmf>
+IntegerLaw(LogPmf, double, double) -> IntegerLaw<LogPmf>;
+
+auto poisson_law(double lambda) {
+  return IntegerLaw{[lambda](double k) { return detail::poisson_log_pmf(k, lambda); },
+                    std::floor(lambda), std::numeric_limits<double>::infinity()};
+}
+auto binomial_law(double n, double p, double q) {
+  return IntegerLaw{[n, p, q](double k) { return detail::binomial_log_pmf(k, n, p, q); },
+                    std::min(std::floor((n + 1.0) * p), n), n};
+}
+
+// The first k from the mode outward (step +1 or -1) whose tail beyond it is
+// bounded by eps, or NaN after more than `limit` steps.
+template <class Law>
+double table_end(const Law& law, double eps, double step, std::size_t limit) {
+  double k = law.mode;
+  double p1 = law.pmf(k + step);
+  for (std::size_t n = 0; n <= limit; ++n) {
+    if (p1 == 0.0) return k;  // nothing representable beyond k
+    const double p2 = law.pmf(k + 2.0 * step);
+    if (p2 < p1 && p1 * (p1 / (p1 - p2)) <= eps) return k;
+    k += step;
+    p1 = p2;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// P(X beyond k): the terms summed outward from k until the geometric bound on
+// the rest is below 2^-64 of the sum.
+template <class Law>
+double tail_mass(const Law& law, double k, double step) {
+  double sum = 0.0;
+  double previous = 0.0;
+  for (double j = k + step;; j += step) {
+    const double p = law.pmf(j);
+    if (p == 0.0) return sum;
+    sum += p;
+    if (previous > 0.0 && p < previous) {
+      const double r = p / previous;
+      if (p * r / (1.0 - r) <= 0x1p-64 * sum) return sum;
+    }
+    previous = p;
+  }
+}
+
+// X given X beyond k0 (step +1: X > k0; -1: X < k0), `mass` = P(X beyond k0):
+// sequential inversion, X = the first k whose cumulative mass from k0 exceeds
+// u·mass (the same sums, in the same order, as tail_mass). When less than
+// 2^-16 of the mass remains, the search restarts beyond the current k with a
+// fresh uniform (X given X beyond k has the same form), so the comparisons
+// never run out of resolution. Exact up to the pmf's rounding.
+template <class Law>
+double sample_tail(const Law& law, double k0, double step, double mass, engine::Generator& gen) {
+  for (;;) {
+    if (!(mass > 0.0)) return std::clamp(k0 + step, 0.0, law.kmax);  // unreachable in practice
+    const double target = engine::uniform_open01(gen) * mass;
+    double acc = 0.0;
+    for (double k = k0 + step;; k += step) {
+      acc += law.pmf(k);
+      if (target < acc) return k;
+      if (mass - acc < 0x1p-16 * mass) {
+        k0 = k;
+        mass = tail_mass(law, k, step);
+        break;
+      }
+    }
+  }
+}
+
+// X given X outside `table` (built from `law`): above it when `upper`, else below.
+template <class Law>
+double sample_outside(const Law& law, const detail::InversionTable& table, bool upper,
+                      engine::Generator& gen) {
+  const double hi = table.lo() + static_cast<double>(table.size()) - 1.0;
+  return upper ? sample_tail(law, hi, 1.0, table.above(), gen)
+               : sample_tail(law, table.lo(), -1.0, table.below(), gen);
+}
+
+// The table over [lo, hi] (each tail beyond it <= tail_mass), or false when it
+// would have more than `limit` cells.
+template <class Law>
+bool build_table(const Law& law, double tail_mass_bound, std::size_t limit,
+                 detail::InversionTable& table) {
+  const double hi = table_end(law, tail_mass_bound, 1.0, limit);
+  const double lo = table_end(law, tail_mass_bound, -1.0, limit);
+  if (std::isnan(hi) || std::isnan(lo) || hi - lo + 1.0 > static_cast<double>(limit)) return false;
+  std::vector<double> probs(static_cast<std::size_t>(hi - lo + 1.0));
+  for (std::size_t j = 0; j < probs.size(); ++j) probs[j] = law.pmf(lo + static_cast<double>(j));
+  table = detail::InversionTable(lo, probs, tail_mass(law, lo, -1.0), tail_mass(law, hi, 1.0));
+  return true;
+}
+
+// The switch rule: the table, unless the rejection method is valid and the
+// table would have more than max_table cells (a table spans about 13 sd at
+// tail_mass 2^-32, so the walk is skipped once sd alone exceeds max_table).
+template <class Law>
+bool use_table(const Law& law, bool rejection_valid, double sd, const DiscreteOptions& options,
+               detail::InversionTable& table) {
+  if (!rejection_valid) {  // narrow: sd < sqrt(10)
+    return build_table(law, options.tail_mass, std::size_t{1} << 30, table);
+  }
+  if (sd > static_cast<double>(options.max_table)) return false;
+  return build_table(law, options.tail_mass, options.max_table, table);
+}
+
+void check_options(const DiscreteOptions& options) {
+  if (!(options.tail_mass > 0.0 && options.tail_mass <= 0.25)) {
+    throw InputError(fmt::format("sampler tail_mass {} outside (0, 0.25]", options.tail_mass));
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+// Each probability is quantized to a multiple of 2^-63 on its own and the
+// thresholds are their exact integer partial sums, so no cell inherits the
+// rounding of a cumulative sum. The rounding residue (~1e-15) goes to the
+// most likely cell.
+InversionTable::InversionTable(double lo, const std::vector<double>& probs, double below,
+                               double above)
+    : lo_(lo), below_(below), above_(above), n_(probs.size()) {
+  constexpr double kOne = 0x1.0p63;
+  constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+  auto quantize = [](double p) { return static_cast<std::uint64_t>(std::llround(p * 0x1.0p63)); };
+  if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
+  std::vector<std::uint64_t> q(n_);
+  std::uint64_t total = quantize(below) + quantize(above);
+  std::size_t mode = 0;
+  for (std::size_t j = 0; j < n_; ++j) {
+    q[j] = quantize(probs[j]);
+    total += q[j];
+    if (probs[j] > probs[mode]) mode = j;
+  }
+  const auto residue = static_cast<double>(static_cast<std::int64_t>(kTop - total));
+  if (!(std::abs(residue) <= 1e-9 * kOne) || static_cast<double>(q[mode]) + residue < 0.0) {
+    throw engine::RuntimeFailure(
+        fmt::format("inversion table: probabilities sum to 1 {:+.3g}", -residue / kOne));
+  }
+  q[mode] += kTop - total;  // modular arithmetic: adds the signed residue
+  thresholds_.resize(n_ + 2);
+  thresholds_[0] = quantize(below);
+  for (std::size_t j = 0; j < n_; ++j) thresholds_[j + 1] = thresholds_[j] + q[j];
+  thresholds_[n_ + 1] = kTop;
+  // Guide (Chen & Asau 1974): guide[g] = the first cell whose threshold exceeds
+  // the bucket start g·2^shift. Twice as many buckets as cells, a power of two.
+  const std::size_t buckets = std::bit_ceil(2 * (n_ + 2));
+  shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
+  guide_.resize(buckets);
+  std::size_t i = 0;
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
+    while (thresholds_[i] <= start) ++i;
+    guide_[g] = static_cast<std::uint32_t>(i);
+  }
+}
+
+}  // namespace detail
+
+PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& options) : law_(law) {
+  if (!(std::isfinite(law.lambda) && law.lambda >= 0.0)) {
+    throw InputError(fmt::format("Poisson sampler: need finite lambda >= 0, got {}", law.lambda));
+  }
+  check_options(options);
+  if (law.lambda == 0.0) return;  // point mass at 0
+  // sqrt(lambda): the standard deviation, for the switch rule and for PTRS.
+  const double smu = std::sqrt(law.lambda);
+  if (use_table(poisson_law(law.lambda), law.lambda >= 10.0, smu, options, table_)) {
+    method_ = DiscreteMethod::table;
+    return;
+  }
+  // PTRS setup, Hörmann (1993) algorithm PTRS step 0.
+  method_ = DiscreteMethod::rejection;
+  b_ = 0.931 + 2.53 * smu;
+  a_ = -0.059 + 0.02483 * b_;
+  log_inv_alpha_ = std::log(1.1239 + 1.1328 / (b_ - 3.4));
+  v_r_ = 0.9277 - 3.6224 / (b_ - 2.0);
+}
+
+double PoissonSampler::tail(bool upper, engine::Generator& gen) const {
+  return sample_outside(poisson_law(law_.lambda), table_, upper, gen);
+}
+
+BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& options) : law_(law) {
+  if (!(law.trials >= 0 && law.trials <= (std::int64_t{1} << 53) && law.p >= 0.0 && law.p <= 1.0)) {
+    throw InputError(fmt::format("binomial sampler: need 0 <= M <= 2^53 and p in [0,1], got {}, {}",
+                                 law.trials, law.p));
+  }
+  check_options(options);
+  n_ = static_cast<double>(law.trials);
+  if (law.trials == 0 || law.p == 0.0) return;  // point mass at 0
+  if (law.p == 1.0) {
+    point_ = n_;
+    return;
+  }
+  flip_ = law.p > 0.5;
+  p_ = flip_ ? 1.0 - law.p : law.p;  // exact (Sterbenz) when flipped
+  q_ = flip_ ? law.p : 1.0 - law.p;
+  const auto reduced = binomial_law(n_, p_, q_);  // Binomial(n, p'), p' = min(p, 1-p)
+  const double spq = std::sqrt(n_ * p_ * q_);     // its standard deviation
+  if (use_table(reduced, n_ * p_ >= 10.0, spq, options, table_)) {
+    method_ = DiscreteMethod::table;
+    table_base_ = flip_ ? n_ - table_.lo() : table_.lo();
+    table_step_ = flip_ ? -1.0 : 1.0;
+    return;
+  }
+  // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.
+  method_ = DiscreteMethod::rejection;
+  b_ = 1.15 + 2.53 * spq;
+  a_ = -0.0873 + 0.0248 * b_ + 0.01 * p_;
+  c_ = n_ * p_ + 0.5;
+  v_r_ = 0.92 - 4.2 / b_;
+  alpha_ = (2.83 + 5.1 / b_) * spq;
+  // The mode floor((n + 1) p') (<= n, as p' <= 1/2).
+  log_pmf_mode_ = reduced.log_pmf(reduced.mode);
+}
+
+double BinomialSampler::tail(bool upper, engine::Generator& gen) const {
+  const double k = sample_outside(binomial_law(n_, p_, q_), table_, upper, gen);
+  return flip_ ? n_ - k : k;
+}
+
+}  // namespace lbmc::dist
