@@ -7,7 +7,7 @@ std::vector<Paper> papers() {
   return {
       {"mehrotra1992",
        "Mehrotra, Ranka, Wang 1992: a locality-maintaining load balancer",
-       {mehrotra1992_max_load}},
+       {mehrotra1992_max_load, mehrotra1992_shifts}},
   };
 }
 

@@ -15,6 +15,7 @@ namespace lbmc::exp {
 std::vector<std::unique_ptr<Command>> make_commands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(make_maxload_command());
+  commands.push_back(make_maxshift_command());
   commands.push_back(make_reproduce_command());
   return commands;
 }

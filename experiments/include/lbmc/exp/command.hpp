@@ -23,6 +23,7 @@ class Command {
 };
 
 std::unique_ptr<Command> make_maxload_command();
+std::unique_ptr<Command> make_maxshift_command();
 std::unique_ptr<Command> make_reproduce_command();
 
 //! Every command, in the order `lbmc --help` lists them.

@@ -1,0 +1,24 @@
+// Kolmogorov–Smirnov distance between an empirical distribution and a
+// continuous reference cdf: sup_x |F_R(x) − F(x)|, evaluated at the jumps of
+// F_R as max_i max(i/R − F(x_(i)), F(x_(i)) − (i−1)/R).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace lbmc::engine {
+
+//! The KS distance of the sorted sample `sorted` from the cdf `F`.
+template <class Cdf>
+double ks_distance(const std::vector<double>& sorted, Cdf F) {
+  const auto r = static_cast<double>(sorted.size());
+  double distance = 0.0;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const double f = F(sorted[i]);
+    distance = std::max({distance, static_cast<double>(i + 1) / r - f, f - static_cast<double>(i) / r});
+  }
+  return distance;
+}
+
+}  // namespace lbmc::engine

@@ -1,0 +1,99 @@
+// The prefix-shift simulation of the locality-maintaining balancer
+// (Mehrotra–Ranka–Wang §2–§3), shared by `lbmc maxshift` and the
+// reproductions.
+//
+// Per replication: n loads X_1..X_n, their mean X̄, the discrete bridge
+// V_k = X_1 + … + X_k − k·X̄ (k = 1..n; V_n = 0 exactly), and
+//   W  = max_k V_k,   D* = max_k |V_k|,   W' = W/(σ√n),   D' = D*/(σ√n),
+//   D  = D*/X̄ (the shift in processor units),
+// and, for integer loads, the shifts of Figure 1: Rshift_k, Lshift_k and
+// their maxima over the processors holding elements. σ is the standard
+// deviation of the load law, not of the sample.
+#pragma once
+
+#include <cstdint>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/quantile_store.hpp"
+
+namespace lbmc::exp {
+
+//! max_k V_k and max_k |V_k| of the bridge V_k = X_1 + … + X_k − k·mean,
+//! k = 1..n, with V_n = 0 exactly (so both are >= 0). When `bridge` is not
+//! null it receives V_1..V_n.
+struct BridgeExtremes {
+  double max = 0.0;
+  double max_abs = 0.0;
+};
+inline BridgeExtremes bridge_extremes(const std::vector<double>& loads, double mean, double* bridge = nullptr) {
+  BridgeExtremes e;
+  double prefix = 0.0;
+  const std::size_t last = loads.size() - 1;
+  for (std::size_t k = 0; k < last; ++k) {
+    prefix += loads[k];
+    const double v = prefix - static_cast<double>(k + 1) * mean;
+    e.max = std::max(e.max, v);
+    e.max_abs = std::max(e.max_abs, std::abs(v));
+    if (bridge != nullptr) bridge[k] = v;
+  }
+  if (bridge != nullptr) bridge[last] = 0.0;
+  return e;
+}
+
+//! Max_R_Shift and Max_L_Shift of Figure 1 for integer loads: over the
+//! processors k holding elements, Rshift_k = dest(Y_k + X_k − 1) − k and
+//! Lshift_k = k − dest(Y_k) (0-based), where dest(g) is the processor that
+//! holds global element g after balancing, the first (total mod n)
+//! processors taking one element more (⌊g/X̄⌋ when X̄ is an integer).
+//! Both are 0 when there are no elements.
+struct ProcessorShifts {
+  std::int64_t max_right = 0;
+  std::int64_t max_left = 0;
+};
+ProcessorShifts processor_shifts(const std::vector<double>& loads);
+
+//! Mergeable sample covariance of (V_1, …, V_n): the sum of V and of V·Vᵀ
+//! (upper triangle), merged by addition.
+struct BridgeCovariance {
+  std::int64_t count = 0;
+  Eigen::VectorXd sum;
+  Eigen::MatrixXd outer;
+
+  void add(const Eigen::Ref<const Eigen::VectorXd>& v);
+  void merge(const BridgeCovariance& other);
+  //! The unbiased sample covariance (full symmetric matrix).
+  Eigen::MatrixXd covariance() const;
+};
+
+struct MaxShiftSample {
+  engine::Moments w_prime, w_prime_sq, d_prime, d_prime_sq;
+  engine::QuantileStore w_prime_values, d_prime_values;
+  engine::Moments w_zero;        // indicator W' = 0
+  engine::Moments d_ge_1;        // indicator D >= 1
+  engine::Moments max_r_shift;   // integer loads only
+  engine::Moments max_l_shift;   // integer loads only
+  std::optional<BridgeCovariance> covariance;
+  engine::RunReport run;
+
+  void merge(const MaxShiftSample& other);
+};
+
+//! Simulates the shifts of n loads under `plan`; with `covariance`, also the
+//! covariance matrix of (V_1..V_n) (n² memory per block). Stops on the
+//! relative se of the means of W' and D' when plan.target_rse is set.
+MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
+                                  engine::RunPlan plan);
+
+//! Bytes a covariance run of n needs at most (the block accumulators of one
+//! wave and the total).
+double covariance_bytes(std::int64_t n);
+
+}  // namespace lbmc::exp

@@ -1,0 +1,235 @@
+// `lbmc maxshift`: the prefix shifts of the locality-maintaining balancer
+// (Mehrotra–Ranka–Wang §2–§3) against the Brownian-bridge laws.
+//
+// Statistics per (law, n): W' and D' (mean, second moment, α-quantiles, KS
+// distance to each limit law), W'.p_zero, D.p_ge_1 and, for integer loads,
+// the mean of Max_R_Shift and Max_L_Shift. References:
+//  - asymptotic: the bridge maximum 1 − e^{−2x²} (E = ½√(π/2), E² = ½) for W'
+//    and the Kolmogorov law for D' (E = √(π/2) ln 2, E² = π²/12);
+//  - corrected: the same shifted by the discrete-monitoring term β/√n,
+//    β = −ζ(½)/√(2π) (Siegmund; Broadie–Glasserman–Kou);
+//  - exact: P(W' = 0) = 1/n for continuous loads (cycle lemma), Spitzer's
+//    E W' for normal loads;
+//  - bound: the paper's P(D ≥ 1) ≤ e^{−2μ²/(σ²n)}, beside its two-sided
+//    Kolmogorov limit 1 − K(μ/(σ√n)).
+// With --cov FILE: the sample covariance of (V_1..V_n) against k(n−l)σ²/n.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "lbmc/analytic/bridge.hpp"
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/engine/ks_distance.hpp"
+#include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/output_file.hpp"
+#include "lbmc/engine/writers.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/maxshift.hpp"
+#include "lbmc/exp/report.hpp"
+
+#include <unistd.h>
+
+namespace lbmc::exp {
+namespace {
+
+using engine::Estimate;
+using engine::Reference;
+using engine::ReferenceKind;
+
+// One law of the maximum of the bridge (W') or of its absolute value (D'),
+// in its limit and shifted forms.
+struct LimitLaw {
+  const char* limit_name;
+  const char* corrected_name;
+  double (*cdf)(double);
+  double (*quantile)(double);
+  double (*mean)();
+  double (*second_moment)();
+  double (*corrected_cdf)(double, std::int64_t);
+  double (*corrected_quantile)(double, std::int64_t);
+  double (*corrected_mean)(std::int64_t);
+  double (*corrected_second_moment)(std::int64_t);
+};
+
+constexpr LimitLaw kBridgeMax{"bridge-limit",
+                              "bridge-corrected",
+                              analytic::bridge_max_cdf,
+                              analytic::bridge_max_quantile,
+                              analytic::bridge_max_mean,
+                              analytic::bridge_max_second_moment,
+                              analytic::corrected_bridge_max_cdf,
+                              analytic::corrected_bridge_max_quantile,
+                              analytic::corrected_bridge_max_mean,
+                              analytic::corrected_bridge_max_second_moment};
+
+constexpr LimitLaw kKolmogorov{"kolmogorov-limit",
+                               "kolmogorov-corrected",
+                               analytic::kolmogorov_cdf,
+                               analytic::kolmogorov_quantile,
+                               analytic::kolmogorov_mean,
+                               analytic::kolmogorov_second_moment,
+                               analytic::corrected_kolmogorov_cdf,
+                               analytic::corrected_kolmogorov_quantile,
+                               analytic::corrected_kolmogorov_mean,
+                               analytic::corrected_kolmogorov_second_moment};
+
+bool continuous(const dist::LoadLaw& law) { return !dist::is_discrete(law); }
+
+Estimate mean_estimate(const engine::Moments& m, double level) {
+  return engine::normal_estimate(m.mean(), m.mean_se(), m.count(), level);
+}
+
+class MaxShiftCommand final : public Command {
+ public:
+  const char* name() const override { return "maxshift"; }
+  const char* summary() const override { return "W = max_k V_k, D* = max_k |V_k|, shifts (Mehrotra §3)"; }
+
+  void attach(CLI::App& app) override {
+    app.add_option("--dist", dists_, "load law, repeatable (see maxload)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->capture_default_str();
+    app.add_option("--n", n_text_, "processors: list or range, each >= 2")->capture_default_str();
+    app.add_option("--alpha", alpha_text_, "quantile levels of W' and D'")->capture_default_str();
+    app.add_option("--cov", cov_path_, "write the covariance matrix of (V_1..V_n) as CSV to FILE");
+    add_run_options(app, run_text_);
+    app.footer(
+        "Output columns: experiment,dist,n,statistic,... W' = max_k V_k/(sigma sqrt n), D' = max_k |V_k|/(sigma sqrt n),\n"
+        "D = max_k |V_k|/mean(X). References: bridge-limit, kolmogorov-limit (asymptotic), bridge-corrected,\n"
+        "kolmogorov-corrected (shift beta/sqrt n), exact (P(W'=0) = 1/n for continuous laws; spitzer: E W' for\n"
+        "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))). Max_R_Shift, Max_L_Shift: integer laws.");
+  }
+
+  int run(const std::string& command_line) override {
+    std::vector<dist::LoadLaw> laws;
+    for (const auto& spec : dists_) {
+      const auto law = parse_option("--dist", spec, dist::parse_load_law);
+      if (!(dist::standard_deviation(law) > 0.0)) {
+        throw engine::InputError(fmt::format("--dist '{}': the shifts are normalised by sigma, which is 0", spec));
+      }
+      laws.push_back(law);
+    }
+    const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 2); });
+    const auto alphas = parse_levels("--alpha", alpha_text_);
+    const RunSettings settings = check_run_options(run_text_);
+    std::optional<engine::OutputFile> cov_file;
+    if (!cov_path_.empty()) {
+      const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+      for (const std::int64_t n : ns) {
+        if (covariance_bytes(n) > physical / 2) {
+          throw engine::InputError(fmt::format("--cov with --n {}: the covariance needs {:.1f} GiB, more than half of "
+                                               "this machine's memory",
+                                               n, covariance_bytes(n) / 0x1p30));
+        }
+      }
+      cov_file.emplace("--cov", cov_path_);
+    }
+
+    Report report("maxshift", {"dist", "n"}, settings, command_line);
+    std::string cov_csv = "dist,n,k,l,estimate,exact\n";
+    for (const auto& law : laws) {
+      for (const std::int64_t n : ns) run_point(law, n, alphas, settings, report, cov_file ? &cov_csv : nullptr);
+    }
+    if (cov_file) cov_file->commit(cov_csv);
+    return report.finish();
+  }
+
+ private:
+  void run_point(const dist::LoadLaw& law, std::int64_t n, const std::vector<double>& alphas,
+                 const RunSettings& settings, Report& report, std::string* cov_csv) {
+    const std::string spec = dist::to_spec(law);
+    const std::vector<std::string> params{spec, std::to_string(n)};
+    const std::string label = fmt::format("maxshift dist={} n={}", spec, n);
+    const MaxShiftSample s = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, 0, label));
+    report.record(label, s.run, static_cast<double>(n));
+    auto& table = report.table();
+    const double level = settings.level;
+
+    std::vector<Reference> w_mean_refs;
+    if (std::holds_alternative<dist::Normal>(law)) {
+      w_mean_refs.push_back({"spitzer", ReferenceKind::exact, analytic::spitzer_bridge_mean_normal(n)});
+    }
+    add_variable(table, params, "W'", kBridgeMax, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, level,
+                 w_mean_refs);
+    std::vector<Reference> zero_refs;
+    if (continuous(law)) zero_refs.push_back({"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)});
+    table.add(params, "W'.p_zero", mean_estimate(s.w_zero, level), zero_refs);
+    add_variable(table, params, "D'", kKolmogorov, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, level, {});
+
+    std::vector<Reference> d_refs;
+    const double mu = dist::mean(law);
+    if (mu > 0.0) {
+      const double y = mu / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
+      d_refs.push_back({"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true});
+      d_refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_ccdf(y)});
+    }
+    table.add(params, "D.p_ge_1", mean_estimate(s.d_ge_1, level), d_refs);
+    if (s.max_r_shift.count() > 0) {
+      table.add(params, "Max_R_Shift.mean", mean_estimate(s.max_r_shift, level), {});
+      table.add(params, "Max_L_Shift.mean", mean_estimate(s.max_l_shift, level), {});
+    }
+    if (cov_csv != nullptr) add_covariance(table, params, law, n, *s.covariance, *cov_csv);
+  }
+
+  static void add_variable(engine::ResultTable& table, const std::vector<std::string>& params, const std::string& var,
+                           const LimitLaw& limit, std::int64_t n, const engine::Moments& value,
+                           const engine::Moments& square, const engine::QuantileStore& values,
+                           const std::vector<double>& alphas, double level, std::vector<Reference> mean_refs) {
+    mean_refs.push_back({limit.limit_name, ReferenceKind::asymptotic, limit.mean()});
+    mean_refs.push_back({limit.corrected_name, ReferenceKind::corrected, limit.corrected_mean(n)});
+    table.add(params, var + ".mean", mean_estimate(value, level), mean_refs);
+    table.add(params, var + ".second_moment", mean_estimate(square, level),
+              {{limit.limit_name, ReferenceKind::asymptotic, limit.second_moment()},
+               {limit.corrected_name, ReferenceKind::corrected, limit.corrected_second_moment(n)}});
+    for (double alpha : alphas) {
+      const auto q = values.quantile(alpha, level);
+      table.add(params, fmt::format("{}.q{}", var, alpha), {q.value, q.se, q.low, q.high, values.count()},
+                {{limit.limit_name, ReferenceKind::asymptotic, limit.quantile(alpha)},
+                 {limit.corrected_name, ReferenceKind::corrected, limit.corrected_quantile(alpha, n)}});
+    }
+    if (values.exact()) {
+      // KS distance to each law; its se is the expected distance under the
+      // reference law itself, E(√R·D_R) → √(π/2) ln 2 (the Kolmogorov mean).
+      const auto& sorted = values.sorted_values();
+      const auto r = static_cast<double>(sorted.size());
+      const double se = analytic::kolmogorov_mean() / std::sqrt(r);
+      const double limit_ks = engine::ks_distance(sorted, limit.cdf);
+      const double corrected_ks = engine::ks_distance(sorted, [&](double x) { return limit.corrected_cdf(x, n); });
+      table.add(params, var + ".ks", engine::normal_estimate(limit_ks, se, values.count(), level),
+                {{limit.limit_name, ReferenceKind::asymptotic, 0.0}});
+      table.add(params, var + ".ks", engine::normal_estimate(corrected_ks, se, values.count(), level),
+                {{limit.corrected_name, ReferenceKind::corrected, 0.0}});
+    }
+  }
+
+  static void add_covariance(engine::ResultTable& table, const std::vector<std::string>& params,
+                             const dist::LoadLaw& law, std::int64_t n, const BridgeCovariance& cov, std::string& csv) {
+    const Eigen::MatrixXd c = cov.covariance();
+    const double sigma = dist::standard_deviation(law);
+    double max_abs = 0.0;
+    double max_rel = 0.0;
+    for (std::int64_t k = 1; k <= n; ++k) {
+      for (std::int64_t l = 1; l <= n; ++l) {
+        const double exact = analytic::bridge_covariance(std::min(k, l), std::max(k, l), n, sigma);
+        const double estimate = c(k - 1, l - 1);
+        max_abs = std::max(max_abs, std::abs(estimate - exact));
+        if (exact != 0.0) max_rel = std::max(max_rel, std::abs(estimate - exact) / std::abs(exact));
+        csv += fmt::format("{},{},{},{},{},{}\n", engine::csv_field(params[0]), n, k, l, engine::format_number(estimate),
+                           engine::format_number(exact));
+      }
+    }
+    table.add(params, "V.cov_max_abs_error", {max_abs, 0.0, max_abs, max_abs, cov.count}, {});
+    table.add(params, "V.cov_max_rel_error", {max_rel, 0.0, max_rel, max_rel, cov.count}, {});
+  }
+
+  std::vector<std::string> dists_{"normal:0,1"};
+  std::string n_text_ = "16,64,256,1024";
+  std::string alpha_text_ = "0.95";
+  std::string cov_path_;
+  RunOptionsText run_text_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_maxshift_command() { return std::make_unique<MaxShiftCommand>(); }
+
+}  // namespace lbmc::exp

@@ -1,0 +1,170 @@
+// The max-shift kernel: one pass over the loads for their sum, one pass for
+// the prefix sums, the bridge and the shifts of Figure 1.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "lbmc/dist/samplers.hpp"
+#include "lbmc/exp/maxshift.hpp"
+
+namespace lbmc::exp {
+
+void BridgeCovariance::add(const Eigen::Ref<const Eigen::VectorXd>& v) {
+  if (count == 0 && sum.size() == 0) {
+    sum = Eigen::VectorXd::Zero(v.size());
+    outer = Eigen::MatrixXd::Zero(v.size(), v.size());
+  }
+  ++count;
+  sum += v;
+  outer.selfadjointView<Eigen::Upper>().rankUpdate(v);
+}
+
+void BridgeCovariance::merge(const BridgeCovariance& other) {
+  if (other.count == 0) return;
+  if (count == 0) {
+    *this = other;
+    return;
+  }
+  count += other.count;
+  sum += other.sum;
+  outer.triangularView<Eigen::Upper>() += other.outer;
+}
+
+Eigen::MatrixXd BridgeCovariance::covariance() const {
+  const auto r = static_cast<double>(count);
+  Eigen::MatrixXd c = outer.selfadjointView<Eigen::Upper>();
+  c -= sum * sum.transpose() / r;
+  return c / (r - 1.0);
+}
+
+void MaxShiftSample::merge(const MaxShiftSample& other) {
+  w_prime.merge(other.w_prime);
+  w_prime_sq.merge(other.w_prime_sq);
+  d_prime.merge(other.d_prime);
+  d_prime_sq.merge(other.d_prime_sq);
+  w_prime_values.merge(other.w_prime_values);
+  d_prime_values.merge(other.d_prime_values);
+  w_zero.merge(other.w_zero);
+  d_ge_1.merge(other.d_ge_1);
+  max_r_shift.merge(other.max_r_shift);
+  max_l_shift.merge(other.max_l_shift);
+  if (other.covariance) {
+    if (!covariance) covariance.emplace();
+    covariance->merge(*other.covariance);
+  }
+}
+
+double covariance_bytes(std::int64_t n) {
+  const auto cells = static_cast<double>(n) * static_cast<double>(n);
+  return static_cast<double>(engine::kWaveBlocks + 1) * 8.0 * (cells + static_cast<double>(n));
+}
+
+namespace {
+
+// Destination processor of global element g when `total` elements are spread
+// over n processors, the first total mod n of them taking one more
+// (Mehrotra §2 assumes X̄ integer; then this is ⌊g/X̄⌋).
+struct Destination {
+  std::int64_t q, r;
+  std::int64_t operator()(std::int64_t g) const {
+    const std::int64_t big = r * (q + 1);
+    return g < big ? g / (q + 1) : r + (g - big) / q;
+  }
+};
+
+}  // namespace
+
+ProcessorShifts processor_shifts(const std::vector<double>& loads) {
+  const auto n = static_cast<std::int64_t>(loads.size());
+  std::int64_t total = 0;
+  for (double x : loads) total += static_cast<std::int64_t>(x);
+  const Destination dest{total / n, total % n};
+  ProcessorShifts shifts;
+  bool any = false;
+  std::int64_t y = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto x = static_cast<std::int64_t>(loads[static_cast<std::size_t>(k)]);
+    if (x > 0) {
+      const std::int64_t right = dest(y + x - 1) - k;
+      const std::int64_t left = k - dest(y);
+      shifts.max_right = any ? std::max(shifts.max_right, right) : right;
+      shifts.max_left = any ? std::max(shifts.max_left, left) : left;
+      any = true;
+    }
+    y += x;
+  }
+  return shifts;
+}
+
+namespace {
+
+template <class Sampler>
+struct MaxShiftKernel {
+  using Accumulator = MaxShiftSample;
+
+  Sampler sampler;
+  std::int64_t n;
+  double sigma;
+  bool integer_loads;
+  bool covariance;
+
+  Accumulator make_accumulator() const { return {}; }
+
+  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+    std::vector<double> loads(static_cast<std::size_t>(n));
+    Eigen::VectorXd bridge(covariance ? n : 0);
+    if (covariance) acc.covariance.emplace();
+    acc.w_prime_values.reserve(static_cast<std::size_t>(count));
+    acc.d_prime_values.reserve(static_cast<std::size_t>(count));
+    const double scale = 1.0 / (sigma * std::sqrt(static_cast<double>(n)));
+    for (std::int64_t r = 0; r < count; ++r) {
+      double total = 0.0;
+      for (double& x : loads) {
+        x = sampler(gen);
+        total += x;
+      }
+      const double mean = total / static_cast<double>(n);
+      const BridgeExtremes extremes = bridge_extremes(loads, mean, covariance ? bridge.data() : nullptr);
+      if (covariance) acc.covariance->add(bridge);
+      const double w = extremes.max;
+      const double d = extremes.max_abs;
+      const double w_prime = w * scale;
+      const double d_prime = d * scale;
+      acc.w_prime.add(w_prime);
+      acc.w_prime_sq.add(w_prime * w_prime);
+      acc.d_prime.add(d_prime);
+      acc.d_prime_sq.add(d_prime * d_prime);
+      acc.w_prime_values.add(w_prime);
+      acc.d_prime_values.add(d_prime);
+      acc.w_zero.add(w == 0.0 ? 1.0 : 0.0);
+      acc.d_ge_1.add(d >= mean ? 1.0 : 0.0);
+      if (integer_loads) {
+        const ProcessorShifts shifts = processor_shifts(loads);
+        acc.max_r_shift.add(static_cast<double>(shifts.max_right));
+        acc.max_l_shift.add(static_cast<double>(shifts.max_left));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
+                                  engine::RunPlan plan) {
+  plan.block_reps = engine::block_size_for(covariance ? n * n : n);
+  const double sigma = dist::standard_deviation(law);
+  const bool integer_loads = std::holds_alternative<dist::Binomial>(law) || std::holds_alternative<dist::Poisson>(law);
+  MaxShiftSample sample;
+  dist::visit_sampler(law, [&](const auto& sampler) {
+    using Kernel = MaxShiftKernel<std::decay_t<decltype(sampler)>>;
+    const Kernel kernel{sampler, n, sigma, integer_loads, covariance};
+    const double target = plan.target_rse.value_or(0.0);
+    sample.run = engine::run_replications(plan, kernel, sample, [&](const MaxShiftSample& acc) {
+      return acc.w_prime.mean_se() <= target * std::abs(acc.w_prime.mean()) &&
+             acc.d_prime.mean_se() <= target * std::abs(acc.d_prime.mean());
+    });
+  });
+  return sample;
+}
+
+}  // namespace lbmc::exp
