@@ -63,12 +63,18 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("maxshift: processor shifts when the mean is not an integer") {
-    // 10 elements on 4 processors: the first 2 take 3, the others 2, so
-    // elements 0-2 -> P0, 3-5 -> P1, 6-7 -> P2, 8-9 -> P3.
+    // 10 elements on 4 processors, X̄ = 2.5: dest(g) = ⌊g/2.5⌋ sends
+    // elements 0-2 -> P0, 3-4 -> P1, 5-7 -> P2, 8-9 -> P3.
     // loads 0 10 0 0: Lshift_1 = 1 − dest(0) = 1, Rshift_1 = dest(9) − 1 = 2.
     const auto s = exp::processor_shifts({0, 10, 0, 0});
     CHECK(s.max_left == 1);
     CHECK(s.max_right == 2);
+    // loads 0 0 5 0 0 5 0 (X̄ = 10/7): P2's elements 0-4 go to P0..P3, so
+    // Lshift_2 = 2 and Rshift_2 = ⌊4·7/10⌋ − 2 = 0; P5's elements 5-9 go to
+    // P3..P6, so Lshift_5 = 5 − 3 = 2 and Rshift_5 = 6 − 5 = 1.
+    const auto split = exp::processor_shifts({0, 0, 5, 0, 0, 5, 0});
+    CHECK(split.max_left == 2);
+    CHECK(split.max_right == 1);
     const auto none = exp::processor_shifts({0, 0, 0});
     CHECK(none.max_left == 0);
     CHECK(none.max_right == 0);

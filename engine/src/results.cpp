@@ -90,8 +90,10 @@ void ResultTable::add(const std::vector<std::string>& params, const std::string&
   }
 }
 
-std::int64_t ResultTable::failures() const {
-  return std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.verdict == Verdict::fail; });
+std::int64_t ResultTable::failures(ReferenceKind kind) const {
+  return std::count_if(rows.begin(), rows.end(), [kind](const Row& r) {
+    return r.verdict == Verdict::fail && r.reference && r.reference->kind == kind;
+  });
 }
 
 }  // namespace lbmc::engine

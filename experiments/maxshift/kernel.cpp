@@ -61,15 +61,15 @@ double covariance_bytes(std::int64_t n) {
 
 namespace {
 
-// Destination processor of global element g when `total` elements are spread
-// over n processors, the first total mod n of them taking one more
-// (Mehrotra §2 assumes X̄ integer; then this is ⌊g/X̄⌋).
+// Destination processor of global element g after balancing: ⌊g/X̄⌋ with
+// X̄ = total/n (Mehrotra Figure 1, step 3), in exact integer arithmetic.
+// When X̄ is not an integer, processors end with ⌊X̄⌋ or ⌈X̄⌉ elements,
+// spread evenly along the array.
+__extension__ using Wide = __int128;  // g·n may pass 2^63
+
 struct Destination {
-  std::int64_t q, r;
-  std::int64_t operator()(std::int64_t g) const {
-    const std::int64_t big = r * (q + 1);
-    return g < big ? g / (q + 1) : r + (g - big) / q;
-  }
+  std::int64_t n, total;
+  std::int64_t operator()(std::int64_t g) const { return static_cast<std::int64_t>(Wide{g} * n / total); }
 };
 
 }  // namespace
@@ -78,7 +78,7 @@ ProcessorShifts processor_shifts(const std::vector<double>& loads) {
   const auto n = static_cast<std::int64_t>(loads.size());
   std::int64_t total = 0;
   for (double x : loads) total += static_cast<std::int64_t>(x);
-  const Destination dest{total / n, total % n};
+  const Destination dest{n, total};
   ProcessorShifts shifts;
   bool any = false;
   std::int64_t y = 0;

@@ -88,10 +88,12 @@ int Report::finish() {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   }
-  const auto failed = table_.failures();
+  const auto failed = table_.failures(engine::ReferenceKind::exact);
+  const auto violated = table_.failures(engine::ReferenceKind::bound);
   if (!settings_.quiet) {
-    std::fprintf(stderr, "lbmc %s: %zu rows, %lld failed exact check%s, %.3f s\n", table_.experiment.c_str(),
-                 table_.rows.size(), static_cast<long long>(failed), failed == 1 ? "" : "s",
+    std::fprintf(stderr, "lbmc %s: %zu rows, %lld failed exact check%s, %lld bound%s not respected, %.3f s\n",
+                 table_.experiment.c_str(), table_.rows.size(), static_cast<long long>(failed),
+                 failed == 1 ? "" : "s", static_cast<long long>(violated), violated == 1 ? "" : "s",
                  meta_.wall_seconds);
   }
   return settings_.strict && failed > 0 ? 1 : 0;

@@ -67,8 +67,8 @@ struct ResultTable {
   //! Adds one row per reference (or one bare row when there are none).
   void add(const std::vector<std::string>& params, const std::string& statistic,
            const Estimate& estimate, const std::vector<Reference>& references);
-  //! Number of rows whose verdict is fail.
-  std::int64_t failures() const;
+  //! Number of rows against references of `kind` whose verdict is fail.
+  std::int64_t failures(ReferenceKind kind) const;
 };
 
 }  // namespace lbmc::engine

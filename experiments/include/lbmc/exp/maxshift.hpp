@@ -50,10 +50,9 @@ inline BridgeExtremes bridge_extremes(const std::vector<double>& loads, double m
 
 //! Max_R_Shift and Max_L_Shift of Figure 1 for integer loads: over the
 //! processors k holding elements, Rshift_k = dest(Y_k + X_k − 1) − k and
-//! Lshift_k = k − dest(Y_k) (0-based), where dest(g) is the processor that
-//! holds global element g after balancing, the first (total mod n)
-//! processors taking one element more (⌊g/X̄⌋ when X̄ is an integer).
-//! Both are 0 when there are no elements.
+//! Lshift_k = k − dest(Y_k) (0-based), where dest(g) = ⌊g/X̄⌋ is the
+//! processor that holds global element g after balancing, computed exactly
+//! also when X̄ is not an integer. Both are 0 when there are no elements.
 struct ProcessorShifts {
   std::int64_t max_right = 0;
   std::int64_t max_left = 0;
