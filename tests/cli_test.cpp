@@ -86,6 +86,7 @@ TEST_SUITE("fast") {
         {"maxload --target-rse -0.1", "--target-rse"},
         {"maxload --progress sometimes", "--progress"},
         {"maxload --frobnicate", "frobnicate"},
+        {"maxload --method fast", "--method"},
         {"maxshift --n 1", "--n"},
         {"maxshift --dist constant:3", "--dist"},
         {"maxshift --dist poisson:0", "--dist"},
@@ -149,7 +150,7 @@ TEST_SUITE("fast") {
     REQUIRE(one.code == 0);
     REQUIRE(two.code == 0);
     CHECK(one.out == two.out);
-    CHECK(one.out.rfind("experiment,dist,n,statistic,estimate,se,ci_low,ci_high,reps,reference,", 0) == 0);
+    CHECK(one.out.rfind("experiment,dist,n,method,statistic,estimate,se,ci_low,ci_high,reps,reference,", 0) == 0);
     const Outcome other_seed = lbmc("maxload --n 5 --reps 20000 --seed 12 --quiet --threads 2 --csv -");
     CHECK(other_seed.out != two.out);
   }

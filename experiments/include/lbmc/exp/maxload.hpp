@@ -8,6 +8,7 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/exp/direct_max.hpp"
 
 namespace lbmc::exp {
 
@@ -18,7 +19,10 @@ struct MaxLoadSample {
 };
 
 //! Simulates Z = max of n iid draws of `law` under `plan` (block size from
-//! n), stopping on the relative se of the mean when plan.target_rse is set.
-MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan);
+//! the work per replication), stopping on the relative se of the mean when
+//! plan.target_rse is set. `brute` draws the n loads; `direct` draws Z
+//! itself by inverting F^n (see direct_max.hpp).
+MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan,
+                                MaxMethod method = MaxMethod::brute);
 
 }  // namespace lbmc::exp

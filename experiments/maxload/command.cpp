@@ -28,7 +28,8 @@ namespace {
 using engine::Reference;
 using engine::ReferenceKind;
 
-// Replications of max of n iid draws from one sampler.
+// Replications of the max of n iid draws from one sampler (for the direct
+// method: one draw of a sampler of the maximum itself, n = 1).
 template <class Sampler>
 struct MaxLoadKernel {
   struct Accumulator {
@@ -117,6 +118,10 @@ class MaxLoadCommand final : public Command {
         ->capture_default_str();
     app.add_option("--n", n_text_, "processors: list or range, e.g. 16,64 or 16:4096:*2")->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of Z, e.g. 0.5,0.95")->capture_default_str();
+    app.add_option("--method", method_text_,
+                   "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for integer laws (n >= 2) "
+                   "and for continuous laws when n >= 64")
+        ->capture_default_str();
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,n,statistic,... Statistics of Z in load units: mean, variance,\n"
@@ -129,9 +134,12 @@ class MaxLoadCommand final : public Command {
     for (const auto& spec : dists_) laws.push_back(parse_option("--dist", spec, dist::parse_load_law));
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto alphas = parse_levels("--alpha", alpha_text_);
+    if (method_text_ != "auto" && method_text_ != "brute" && method_text_ != "direct") {
+      throw engine::InputError(fmt::format("--method: '{}' is not brute, direct or auto", method_text_));
+    }
     const RunSettings settings = check_run_options(run_text_);
 
-    Report report("maxload", {"dist", "n"}, settings, command_line);
+    Report report("maxload", {"dist", "n", "method"}, settings, command_line);
     for (const auto& law : laws) {
       for (const std::int64_t n : ns) run_point({law, n}, alphas, settings, report);
     }
@@ -142,13 +150,18 @@ class MaxLoadCommand final : public Command {
   void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const RunSettings& settings,
                  Report& report) {
     const std::string spec = dist::to_spec(point.law);
-    const std::vector<std::string> params{spec, std::to_string(point.n)};
+    const MaxMethod method = method_text_ == "brute"    ? MaxMethod::brute
+                             : method_text_ == "direct" ? MaxMethod::direct
+                                                        : choose_max_method(point.law, point.n);
+    const char* method_name = method == MaxMethod::direct ? "direct" : "brute";
+    const std::vector<std::string> params{spec, std::to_string(point.n), method_name};
     const MaxLoadReferences refs = references_for(point, alphas);
-    const std::string label = fmt::format("maxload dist={} n={}", spec, point.n);
+    const std::string label = fmt::format("maxload dist={} n={} method={}", spec, point.n, method_name);
     const auto plan = make_plan(settings, 0, label);
 
-    const MaxLoadSample total = simulate_max_load(point.law, point.n, plan);
-    report.record(label, total.run, static_cast<double>(point.n));
+    const MaxLoadSample total = simulate_max_load(point.law, point.n, plan, method);
+    // Variates drawn per replication: n loads, or the one maximum.
+    report.record(label, total.run, method == MaxMethod::direct ? 1.0 : static_cast<double>(point.n));
     const engine::Moments& m = total.moments;
     const std::int64_t reps = m.count();
     auto& table = report.table();
@@ -164,25 +177,31 @@ class MaxLoadCommand final : public Command {
   std::vector<std::string> dists_{"normal:0,1"};
   std::string n_text_ = "16,64,256,1024";
   std::string alpha_text_ = "0.95";
+  std::string method_text_ = "auto";
   RunOptionsText run_text_;
 };
 
 }  // namespace
 
-MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan) {
-  plan.block_reps = engine::block_size_for(n);
+MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan, MaxMethod method) {
   MaxLoadSample sample;
-  dist::visit_sampler(law, [&](const auto& sampler) {
+  const auto simulate = [&](const auto& sampler, std::int64_t draws) {
     using Kernel = MaxLoadKernel<std::decay_t<decltype(sampler)>>;
-    const Kernel kernel{sampler, n};
+    const Kernel kernel{sampler, draws};
     typename Kernel::Accumulator total;
     const double target = plan.target_rse.value_or(0.0);
+    plan.block_reps = engine::block_size_for(draws);
     sample.run = engine::run_replications(plan, kernel, total, [&](const typename Kernel::Accumulator& acc) {
       return acc.moments.mean_se() <= target * std::abs(acc.moments.mean());
     });
     sample.moments = total.moments;
     sample.quantiles = std::move(total.quantiles);
-  });
+  };
+  if (method == MaxMethod::direct) {
+    simulate(DirectMaxSampler(law, n), 1);
+  } else {
+    dist::visit_sampler(law, [&](const auto& sampler) { simulate(sampler, n); });
+  }
   return sample;
 }
 

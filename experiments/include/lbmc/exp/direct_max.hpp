@@ -1,0 +1,57 @@
+// Direct sampling of Z = max of n iid loads by inversion of P(Z <= x) = F(x)^n
+// (DESIGN §7): one draw per replication instead of n.
+//
+// - Continuous laws: Z = F⁻¹(U^{1/n}) for U uniform on (0,1), evaluated as the
+//   upper quantile at q = 1 − U^{1/n} = −expm1(−E/n), E = −ln U a standard
+//   exponential variate, so no digits are lost to 1 − U^{1/n} when n is
+//   large. Range: the interior of the law's support.
+// - Integer laws: inversion of a table of P(Z = k) with a Chen & Asau guide
+//   table (the samplers' InversionTable), over the values outside of which
+//   each tail of Z holds less than 2^-64; those tails are below the 2^-63
+//   resolution of the table's thresholds and are never drawn. Range: the
+//   integers of the table.
+// - Point masses return their value and draw nothing.
+// Exact in law (up to the resolution of the uniform and of the quantile
+// function); it consumes different random numbers from the brute-force
+// kernel, so the two agree in distribution, not draw by draw.
+#pragma once
+
+#include <cstdint>
+
+#include "lbmc/dist/discrete_samplers.hpp"
+#include "lbmc/dist/ziggurat.hpp"
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/engine/rng.hpp"
+
+namespace lbmc::exp {
+
+class DirectMaxSampler {
+ public:
+  //! Throws engine::InputError for n < 1, engine::RuntimeFailure when an
+  //! integer law's table would exceed 2^24 cells.
+  DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n);
+
+  //! One draw of the maximum of n loads.
+  double operator()(engine::Generator& gen) const;
+
+ private:
+  enum class Kind { point, continuous, table };
+  dist::LoadLaw law_;
+  double n_;
+  Kind kind_;
+  double point_ = 0.0;
+  dist::ExponentialSampler unit_exponential_{dist::Exponential{1.0}};
+  dist::detail::InversionTable table_;
+};
+
+//! How `lbmc maxload` draws the maximum.
+enum class MaxMethod { brute, direct };
+
+//! `auto`: the direct method when it is expected to be faster: for integer
+//! laws at any n >= 2 (a table lookup replaces n draws); for continuous laws
+//! when n >= kDirectContinuousMinN (a quantile evaluation costs about as much
+//! as that many draws).
+inline constexpr std::int64_t kDirectContinuousMinN = 64;
+MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n);
+
+}  // namespace lbmc::exp

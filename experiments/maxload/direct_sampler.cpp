@@ -1,0 +1,81 @@
+// Direct draws of the maximum of n iid loads.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/special_functions/erf.hpp>
+#include <fmt/format.h>
+
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/exp/direct_max.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+constexpr double kNegligible = 0x1p-64;
+// erfc_inv evaluated in double: a few ulp, against long double internally.
+const boost::math::policies::policy<boost::math::policies::promote_double<false>> kFastPolicy;
+constexpr double kMaxCells = 0x1p24;
+
+}  // namespace
+
+DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
+    : law_(law), n_(static_cast<double>(n)), kind_(Kind::continuous) {
+  if (n < 1) throw engine::InputError(fmt::format("maximum of n loads: n = {} must be >= 1", n));
+  if (dist::variance(law) == 0.0) {
+    kind_ = Kind::point;
+    point_ = dist::mean(law);
+    return;
+  }
+  if (!dist::is_discrete(law)) return;
+  kind_ = Kind::table;
+  // [lo, hi]: P(Z < lo) < 2^-64 and P(Z > hi) < 2^-64.
+  double lo = analytic::max_quantile(law, n, kNegligible);
+  while (lo > dist::support_min(law) && analytic::max_cdf(law, n, lo - 1) >= kNegligible) --lo;
+  double hi = analytic::max_quantile(law, n, 0.5);
+  while (analytic::max_ccdf(law, n, hi) >= kNegligible) {
+    if (hi - lo > kMaxCells) {
+      throw engine::RuntimeFailure(fmt::format("direct maximum of {}: the table would pass 2^24 cells",
+                                               dist::to_spec(law)));
+    }
+    ++hi;
+  }
+  std::vector<double> probs;
+  probs.reserve(static_cast<std::size_t>(hi - lo + 1));
+  for (double k = lo; k <= hi; ++k) probs.push_back(analytic::max_pdf(law, n, k));
+  table_ = dist::detail::InversionTable(lo, probs, analytic::max_cdf(law, n, lo - 1), analytic::max_ccdf(law, n, hi));
+}
+
+double DirectMaxSampler::operator()(engine::Generator& gen) const {
+  switch (kind_) {
+    case Kind::point: return point_;
+    case Kind::continuous: {
+      // U^{1/n} = e^{−E/n} with E = −ln U standard exponential (ziggurat).
+      const double q = -std::expm1(-unit_exponential_(gen) / n_);
+      // Closed forms of the upper quantile where the law has one; Boost's
+      // erfc_inv in double precision (no long double promotion) for the normal.
+      if (const auto* e = std::get_if<dist::Exponential>(&law_)) return -e->mean * std::log(q);
+      if (const auto* u = std::get_if<dist::Uniform>(&law_)) return u->b - (u->b - u->a) * q;
+      if (const auto* g = std::get_if<dist::Normal>(&law_)) {
+        return g->mu + g->sigma * boost::math::constants::root_two<double>() * boost::math::erfc_inv(2.0 * q, kFastPolicy);
+      }
+      return dist::quantile_upper(law_, q);
+    }
+    case Kind::table: {
+      // Cells 0 and size()+1 are the tails of mass < 2^-64, which the 2^-63
+      // thresholds leave empty; the clamp guards against their rounding.
+      const std::size_t cell = std::clamp<std::size_t>(table_.locate(gen() >> 1), 1, table_.size());
+      return table_.lo() + static_cast<double>(cell - 1);
+    }
+  }
+  return point_;
+}
+
+MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {
+  if (dist::is_discrete(law)) return n >= 2 ? MaxMethod::direct : MaxMethod::brute;
+  return n >= kDirectContinuousMinN ? MaxMethod::direct : MaxMethod::brute;
+}
+
+}  // namespace lbmc::exp

@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# Benchmarks lbmc's kernels against the raw pcg64 floor and an idiomatic NumPy
+# peer (bench/peers/numpy_kernels.py), in one run. See bench/README.md.
+#
+# Usage: scripts/bench.sh [--quick]
+#   default: median of 5 runs, each replication loop lasting about 0.5 s
+#   --quick: median of 3 runs of about 0.1 s
+#
+# stdout: CSV with the columns
+#   kernel,case,lbmc_ns_per_variate,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,threads
+# stderr: progress and the individual runs.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+usage() {
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
+
+quick=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "bench: unknown argument '$arg' (expected --quick)" >&2; exit 2 ;;
+  esac
+done
+
+if ((quick)); then
+  runs=3 target_s=0.1 floor_outputs=$((1 << 25)) floor_reps=5
+else
+  runs=5 target_s=0.5 floor_outputs=$((1 << 27)) floor_reps=7
+fi
+seed=20240601
+# The system interpreter: setup.sh installs python3-numpy for it (a pyenv
+# python3 earlier on PATH may have no NumPy).
+py=/usr/bin/python3
+peer=(env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$py" "$root/bench/peers/numpy_kernels.py")
+lbmc="$root/build/release/lbmc"
+floor_bin="$root/build/bench/rng_floor"
+
+log() { echo "bench: $*" >&2; }
+
+# ---------------------------------------------------------------- helpers ---
+
+# median VALUE...: the median of the arguments (mean of the middle two).
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+    END { if (NR == 0) exit 1; if (NR % 2) printf "%.4f\n", v[(NR + 1) / 2];
+          else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ratio A B: A / B with 2 decimals, empty when either is empty or B is 0.
+ratio() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print ""; else printf "%.2f\n", a / b }'
+}
+
+# product A B: A * B with 4 decimals, empty when either is empty.
+product() {
+  awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "") print ""; else printf "%.4f\n", a * b }'
+}
+
+# csv_field TEXT: TEXT quoted when it holds a comma or a quote (RFC 4180).
+csv_field() {
+  if [[ "$1" == *[,\"]* ]]; then
+    printf '"%s"' "${1//\"/\"\"}"
+  else
+    printf '%s' "$1"
+  fi
+}
+
+# row KERNEL CASE LBMC PEER SPEEDUP FLOOR X_FLOOR THREADS
+row() {
+  printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$1" "$(csv_field "$2")" "$3" "$4" "$5" "$6" "$7" "$8"
+}
+
+# lbmc_once ARGS...: runs lbmc quietly with JSON on stdout and prints
+# "ns_per_variate reps_per_second" from its metadata.
+lbmc_once() {
+  "$lbmc" "$@" --quiet --json - |
+    "$py" -c 'import json, sys; m = json.load(sys.stdin)["meta"]; print(m["ns_per_variate"], m["reps_per_second"])'
+}
+
+# lbmc_median UNIT PER_REP ARGS...: the median over $runs runs of lbmc ARGS
+# (which must not contain --reps), in ns per variate (UNIT = variate, taken
+# from meta.ns_per_variate) or ns per replication (UNIT = rep, from
+# meta.reps_per_second). A pilot run sizes --reps so that the replication loop
+# lasts about $target_s; PER_REP is the variates one replication draws.
+# Prints "MEDIAN REPS" (REPS: the --reps of the timed runs).
+lbmc_median() {
+  local unit=$1 per_rep=$2
+  shift 2
+  local pilot_reps rps ns out reps values=()
+  pilot_reps=$(awk -v v="$per_rep" 'BEGIN { r = int(2e6 / v); if (r < 64) r = 64; print r }')
+  out=$(lbmc_once "$@" --reps "$pilot_reps")
+  rps=${out#* }
+  reps=$(awk -v t="$target_s" -v r="$rps" 'BEGIN { n = int(t * r + 0.5); if (n < 64) n = 64; print n }')
+  for ((i = 0; i < runs; i++)); do
+    out=$(lbmc_once "$@" --reps "$reps")
+    if [[ "$unit" == variate ]]; then
+      ns=${out% *}
+    else
+      ns=$(awk -v r="${out#* }" 'BEGIN { printf "%.4f\n", 1e9 / r }')
+    fi
+    values+=("$ns")
+  done
+  log "  lbmc $* --reps $reps: ns/$unit ${values[*]}"
+  echo "$(median "${values[@]}") $reps"
+}
+
+# peer_median KERNEL ARGS...: the NumPy peer's median over $runs repetitions.
+peer_log=$(mktemp)
+trap 'rm -f "$peer_log"' EXIT
+peer_median() {
+  local out
+  if ! out=$("${peer[@]}" "$@" --seconds "$target_s" --repeats "$runs" --seed "$seed" 2>"$peer_log"); then
+    cat "$peer_log" >&2
+    return 1
+  fi
+  log "  peer: $(cat "$peer_log")"
+  printf '%s\n' "$out"
+}
+
+# ------------------------------------------------------------------ build ---
+
+log "building Release (scripts/build.sh)"
+"$root/scripts/build.sh" >&2
+[[ -x "$lbmc" ]] || { log "no binary at $lbmc after the build"; exit 3; }
+
+if ! "$py" -c 'import numpy' 2>/dev/null; then
+  log "$py has no NumPy; run scripts/setup.sh (it installs python3-numpy)"
+  exit 3
+fi
+
+log "building the pcg64 floor ($floor_bin)"
+mkdir -p "$(dirname "$floor_bin")"
+# The Release build's -O3, no -march=native; pcg_random.hpp from libpcg-cpp-dev.
+g++ -O3 -std=c++20 "$root/bench/rng_floor.cpp" -o "$floor_bin"
+
+have_method=0
+if "$lbmc" maxload --help 2>/dev/null | grep -q -- --method; then
+  have_method=1
+  brute=(--method brute)
+else
+  brute=()
+  log "lbmc maxload has no --method: direct-max rows get empty lbmc fields"
+fi
+
+threads_max=$(nproc)
+laws=("normal:0,1" "exponential:1" "poisson:10" "binomial:4096,0.5")
+sizes=(16 1024 65536)
+
+echo "kernel,case,lbmc_ns_per_variate,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,threads"
+
+# -------------------------------------------------------------------- rng ---
+
+log "rng: pcg64 floor, median of $floor_reps x $floor_outputs outputs"
+floor=$("$floor_bin" "$floor_outputs" "$floor_reps" 2>/dev/null)
+log "  floor: $floor ns per 64-bit output"
+rng_total=$((quick ? 1 << 24 : 1 << 26))
+for kind in raw integers random; do
+  peer_ns=$(peer_median "rng-$kind" --total "$rng_total")
+  case "$kind" in
+    raw) row rng "pcg64 u64 (numpy random_raw)" "$floor" "$peer_ns" "$(ratio "$peer_ns" "$floor")" "$floor" "1.00" 1 ;;
+    integers) row rng "pcg64 u64 (numpy integers)" "$floor" "$peer_ns" "$(ratio "$peer_ns" "$floor")" "$floor" "1.00" 1 ;;
+    random) row rng "uniform double (numpy random)" "" "$peer_ns" "" "$floor" "" 1 ;;
+  esac
+done
+
+# -------------------------------------------------------- maxload, maxshift ---
+
+declare -A brute_ns  # law -> maxload ns per variate at n = 65536
+for kernel in maxload maxshift; do
+  for law in "${laws[@]}"; do
+    for n in "${sizes[@]}"; do
+      case_name="$law n=$n"
+      log "$kernel $case_name"
+      extra=()
+      [[ "$kernel" == maxload ]] && extra=("${brute[@]}")
+      result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads 1 "${extra[@]}")
+      read -r lbmc_ns lbmc_reps <<<"$result"
+      peer_ns=$(peer_median "$kernel" --dist "$law" --n "$n" --total $((lbmc_reps * n)))
+      [[ "$kernel" == maxload && "$n" == 65536 ]] && brute_ns[$law]=$lbmc_ns
+      row "$kernel" "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
+        "$floor" "$(ratio "$lbmc_ns" "$floor")" 1
+    done
+  done
+done
+
+# ------------------------------------------------------------- direct-max ---
+
+n=65536
+vs_brute=()
+for law in "normal:0,1" "exponential:1"; do
+  case_name="$law n=$n"
+  log "direct-max $case_name"
+  direct_ns="" peer_ns="" total=$((quick ? 1 << 22 : 1 << 24))
+  if ((have_method)); then
+    result=$(lbmc_median rep 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
+    read -r direct_ns total <<<"$result"
+  fi
+  if [[ "$law" == exponential:* ]]; then
+    peer_ns=$(peer_median direct-max --dist "$law" --n "$n" --total "$total")
+  fi
+  row direct-max "$case_name" "$direct_ns" "$peer_ns" "$(ratio "$peer_ns" "$direct_ns")" \
+    "$floor" "$(ratio "$direct_ns" "$floor")" 1
+  per_rep_brute=$(product "${brute_ns[$law]}" "$n")
+  vs_brute+=("$(row direct-max-vs-brute "$case_name" "$direct_ns" "$per_rep_brute" \
+    "$(ratio "$per_rep_brute" "$direct_ns")" "$floor" "$(ratio "$direct_ns" "$floor")" 1)")
+done
+printf '%s\n' "${vs_brute[@]}"
+
+# ---------------------------------------------------------------- scaling ---
+
+law="normal:0,1" n=1024
+for kernel in maxload maxshift; do
+  extra=()
+  [[ "$kernel" == maxload ]] && extra=("${brute[@]}")
+  t1=""
+  for ((t = 1; t <= threads_max; t++)); do
+    log "$kernel-scaling $law n=$n threads=$t"
+    result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads "$t" "${extra[@]}")
+    read -r ns _ <<<"$result"
+    [[ $t -eq 1 ]] && t1=$ns
+    row "$kernel-scaling" "$law n=$n" "$ns" "" "$(ratio "$t1" "$ns")" "$floor" "" "$t"
+  done
+done
+log "done"

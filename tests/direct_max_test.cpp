@@ -1,0 +1,90 @@
+// Direct draws of the maximum (inversion of F^n) against brute force and
+// the exact law: two-sample KS distance and moments within standard errors.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/exp/direct_max.hpp"
+#include "lbmc/exp/maxload.hpp"
+
+using namespace lbmc;
+
+namespace {
+
+exp::MaxLoadSample simulate(const dist::LoadLaw& law, std::int64_t n, std::int64_t reps, std::uint64_t seed,
+                            exp::MaxMethod method) {
+  engine::RunPlan plan;
+  plan.seed = seed;
+  plan.reps = reps;
+  plan.max_reps = reps;
+  plan.threads = 2;
+  plan.progress = engine::ProgressMode::never;
+  return exp::simulate_max_load(law, n, plan, method);
+}
+
+// Two-sample Kolmogorov–Smirnov distance of sorted samples a and b.
+double two_sample_ks(const std::vector<double>& a, const std::vector<double>& b) {
+  std::size_t i = 0, j = 0;
+  double d = 0.0;
+  while (i < a.size() && j < b.size()) {
+    const double x = std::min(a[i], b[j]);
+    while (i < a.size() && a[i] <= x) ++i;
+    while (j < b.size() && b[j] <= x) ++j;
+    d = std::max(d, std::abs(static_cast<double>(i) / static_cast<double>(a.size()) -
+                             static_cast<double>(j) / static_cast<double>(b.size())));
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("direct max: auto picks the direct method for integer laws and large n") {
+    CHECK(exp::choose_max_method(dist::Poisson{10}, 2) == exp::MaxMethod::direct);
+    CHECK(exp::choose_max_method(dist::Poisson{10}, 1) == exp::MaxMethod::brute);
+    CHECK(exp::choose_max_method(dist::Normal{0, 1}, 16) == exp::MaxMethod::brute);
+    CHECK(exp::choose_max_method(dist::Normal{0, 1}, 64) == exp::MaxMethod::direct);
+  }
+
+  TEST_CASE("direct max: integer draws stay inside the support and point masses are exact") {
+    const exp::DirectMaxSampler poisson(dist::Poisson{3}, 1000);
+    const exp::DirectMaxSampler constant(dist::Constant{2.5}, 1000);
+    auto gen = engine::block_generator(1, 0);
+    for (int i = 0; i < 100000; ++i) {
+      const double z = poisson(gen);
+      CHECK(z == std::floor(z));
+      CHECK(z >= 0.0);
+    }
+    CHECK(constant(gen) == 2.5);
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("direct max: same law as brute force and as the exact values") {
+    const dist::LoadLaw laws[] = {dist::Normal{0, 1}, dist::Exponential{2}, dist::Uniform{0, 1},
+                                  dist::Poisson{10}, dist::Binomial{4096, 0.5}};
+    for (const auto& law : laws) {
+      CAPTURE(dist::to_spec(law));
+      constexpr std::int64_t n = 500;
+      const auto brute = simulate(law, n, 20'000, 301, exp::MaxMethod::brute);
+      const auto direct = simulate(law, n, 200'000, 302, exp::MaxMethod::direct);
+      const auto exact = analytic::max_moments(law, n);
+      CHECK(std::abs(direct.moments.mean() - exact.mean) <= 4 * direct.moments.mean_se());
+      CHECK(std::abs(direct.moments.variance() - exact.variance) <= 4 * direct.moments.variance_se());
+      const double se_diff = std::hypot(brute.moments.mean_se(), direct.moments.mean_se());
+      CHECK(std::abs(brute.moments.mean() - direct.moments.mean()) <= 4 * se_diff);
+      // KS critical value at level 1e-3: 1.95·√((m + n)/(m n)). Integer
+      // laws make the test conservative (ties), which keeps it valid.
+      const double m = 20'000, r = 200'000;
+      const double ks = two_sample_ks(brute.quantiles.sorted_values(), direct.quantiles.sorted_values());
+      CHECK(ks <= 1.95 * std::sqrt((m + r) / (m * r)));
+    }
+  }
+
+  TEST_CASE("direct max: a wrong n is detected") {
+    const auto direct = simulate(dist::Normal{0, 1}, 400, 200'000, 303, exp::MaxMethod::direct);
+    const auto wrong = analytic::max_moments(dist::Normal{0, 1}, 500);
+    CHECK(std::abs(direct.moments.mean() - wrong.mean) > 4 * direct.moments.mean_se());
+  }
+}
