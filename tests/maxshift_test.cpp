@@ -29,18 +29,18 @@ exp::MaxShiftSample simulate(const std::string& spec, std::int64_t n, std::int64
 
 TEST_SUITE("fast") {
   TEST_CASE("maxshift: bridge extremes of a known load vector") {
-    // loads 3 0 5 0, mean 2: V = 1, −1, 2, 0.
-    const std::vector<double> loads{3, 0, 5, 0};
+    // loads 3 0 5 0 (prefix sums 3 3 8 8), mean 2: V = 1, −1, 2, 0.
+    const std::vector<double> prefix{3, 3, 8, 8};
     double v[4];
-    const auto e = exp::bridge_extremes(loads, 2.0, v);
+    const auto e = exp::bridge_extremes(prefix, exp::bridge_indices(4), 2.0, v);
     CHECK(e.max == 2.0);
     CHECK(e.max_abs == 2.0);
     CHECK(v[0] == 1.0);
     CHECK(v[1] == -1.0);
     CHECK(v[2] == 2.0);
     CHECK(v[3] == 0.0);
-    // All shifts negative: W = V_n = 0.
-    const auto below = exp::bridge_extremes({0, 1, 2}, 1.0);
+    // loads 0 1 2: all shifts negative, so W = V_n = 0.
+    const auto below = exp::bridge_extremes({0, 1, 3}, exp::bridge_indices(3), 1.0);
     CHECK(below.max == 0.0);
     CHECK(below.max_abs == 1.0);
   }

@@ -74,26 +74,31 @@ struct Destination {
 
 }  // namespace
 
-ProcessorShifts processor_shifts(const std::vector<double>& loads) {
-  const auto n = static_cast<std::int64_t>(loads.size());
-  std::int64_t total = 0;
-  for (double x : loads) total += static_cast<std::int64_t>(x);
-  const Destination dest{n, total};
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix) {
+  const auto n = static_cast<std::int64_t>(prefix.size());
+  const Destination dest{n, static_cast<std::int64_t>(prefix.back())};
   ProcessorShifts shifts;
   bool any = false;
-  std::int64_t y = 0;
+  std::int64_t y = 0;  // Y_k: elements before processor k
   for (std::int64_t k = 0; k < n; ++k) {
-    const auto x = static_cast<std::int64_t>(loads[static_cast<std::size_t>(k)]);
-    if (x > 0) {
-      const std::int64_t right = dest(y + x - 1) - k;
+    const auto next = static_cast<std::int64_t>(prefix[static_cast<std::size_t>(k)]);
+    if (next > y) {
+      const std::int64_t right = dest(next - 1) - k;
       const std::int64_t left = k - dest(y);
       shifts.max_right = any ? std::max(shifts.max_right, right) : right;
       shifts.max_left = any ? std::max(shifts.max_left, left) : left;
       any = true;
     }
-    y += x;
+    y = next;
   }
   return shifts;
+}
+
+ProcessorShifts processor_shifts(const std::vector<double>& loads) {
+  std::vector<double> prefix(loads.size());
+  double total = 0.0;
+  for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += loads[k];
+  return processor_shifts_from_prefix(prefix);
 }
 
 namespace {
@@ -111,20 +116,20 @@ struct MaxShiftKernel {
   Accumulator make_accumulator() const { return {}; }
 
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    std::vector<double> loads(static_cast<std::size_t>(n));
+    std::vector<double> prefix(static_cast<std::size_t>(n));
+    const Eigen::ArrayXd ks = bridge_indices(n);
     Eigen::VectorXd bridge(covariance ? n : 0);
     if (covariance) acc.covariance.emplace();
     acc.w_prime_values.reserve(static_cast<std::size_t>(count));
     acc.d_prime_values.reserve(static_cast<std::size_t>(count));
     const double scale = 1.0 / (sigma * std::sqrt(static_cast<double>(n)));
     for (std::int64_t r = 0; r < count; ++r) {
+      // Pass 1: draw and store prefix sums (the serial sum hides behind the
+      // sampler). Pass 2: a dependency-free reduction over them.
       double total = 0.0;
-      for (double& x : loads) {
-        x = sampler(gen);
-        total += x;
-      }
+      for (double& y : prefix) y = total += sampler(gen);
       const double mean = total / static_cast<double>(n);
-      const BridgeExtremes extremes = bridge_extremes(loads, mean, covariance ? bridge.data() : nullptr);
+      const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
       if (covariance) acc.covariance->add(bridge);
       const double w = extremes.max;
       const double d = extremes.max_abs;
@@ -139,7 +144,7 @@ struct MaxShiftKernel {
       acc.w_zero.add(w == 0.0 ? 1.0 : 0.0);
       acc.d_ge_1.add(d >= mean ? 1.0 : 0.0);
       if (integer_loads) {
-        const ProcessorShifts shifts = processor_shifts(loads);
+        const ProcessorShifts shifts = processor_shifts_from_prefix(prefix);
         acc.max_r_shift.add(static_cast<double>(shifts.max_right));
         acc.max_l_shift.add(static_cast<double>(shifts.max_left));
       }

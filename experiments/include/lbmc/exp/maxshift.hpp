@@ -26,26 +26,30 @@
 
 namespace lbmc::exp {
 
-//! max_k V_k and max_k |V_k| of the bridge V_k = X_1 + … + X_k − k·mean,
-//! k = 1..n, with V_n = 0 exactly (so both are >= 0). When `bridge` is not
+//! max_k V_k and max_k |V_k| of the bridge V_k = Y_k − k·mean, k = 1..n,
+//! from the prefix sums prefix[k−1] = Y_k = X_1 + … + X_k, with V_n = 0
+//! exactly (so both are >= 0). `ks` holds 1, 2, …, n as doubles. The
+//! reductions are Eigen array expressions, vectorised. When `bridge` is not
 //! null it receives V_1..V_n.
 struct BridgeExtremes {
   double max = 0.0;
   double max_abs = 0.0;
 };
-inline BridgeExtremes bridge_extremes(const std::vector<double>& loads, double mean, double* bridge = nullptr) {
-  BridgeExtremes e;
-  double prefix = 0.0;
-  const std::size_t last = loads.size() - 1;
-  for (std::size_t k = 0; k < last; ++k) {
-    prefix += loads[k];
-    const double v = prefix - static_cast<double>(k + 1) * mean;
-    e.max = std::max(e.max, v);
-    e.max_abs = std::max(e.max_abs, std::abs(v));
-    if (bridge != nullptr) bridge[k] = v;
+inline BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
+                                      double* bridge = nullptr) {
+  const auto last = static_cast<Eigen::Index>(prefix.size()) - 1;
+  if (last == 0) return {};
+  const auto v = Eigen::Map<const Eigen::ArrayXd>(prefix.data(), last) - mean * ks.head(last);
+  if (bridge != nullptr) {
+    Eigen::Map<Eigen::ArrayXd>(bridge, last) = v;
+    bridge[last] = 0.0;
   }
-  if (bridge != nullptr) bridge[last] = 0.0;
-  return e;
+  return {std::max(0.0, v.maxCoeff()), std::max(0.0, v.abs().maxCoeff())};
+}
+
+//! 1, 2, …, n as doubles, for bridge_extremes.
+inline Eigen::ArrayXd bridge_indices(std::int64_t n) {
+  return Eigen::ArrayXd::LinSpaced(static_cast<Eigen::Index>(n), 1.0, static_cast<double>(n));
 }
 
 //! Max_R_Shift and Max_L_Shift of Figure 1 for integer loads: over the
@@ -58,6 +62,8 @@ struct ProcessorShifts {
   std::int64_t max_left = 0;
 };
 ProcessorShifts processor_shifts(const std::vector<double>& loads);
+//! The same from the prefix sums Y_1..Y_n of integer loads.
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix);
 
 //! Mergeable sample covariance of (V_1, …, V_n): the sum of V and of V·Vᵀ
 //! (upper triangle), merged by addition.
