@@ -8,6 +8,10 @@ std::vector<Paper> papers() {
       {"mehrotra1992",
        "Mehrotra, Ranka, Wang 1992: a locality-maintaining load balancer",
        {mehrotra1992_max_load, mehrotra1992_shifts}},
+      {"franklin1994",
+       "Franklin, Narayanaswami, Kankanhalli, Akman 1994: efficiency of randomly assigning tasks",
+       {franklin1994_claims}},
+      {"salmon", "Salmon: load imbalance of the scattered decomposition", {salmon_claims}},
   };
 }
 

@@ -16,6 +16,8 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(make_maxload_command());
   commands.push_back(make_maxshift_command());
+  commands.push_back(make_assign_command());
+  commands.push_back(make_scatter_command());
   commands.push_back(make_reproduce_command());
   return commands;
 }

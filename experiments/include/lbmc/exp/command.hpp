@@ -24,6 +24,8 @@ class Command {
 
 std::unique_ptr<Command> make_maxload_command();
 std::unique_ptr<Command> make_maxshift_command();
+std::unique_ptr<Command> make_scatter_command();
+std::unique_ptr<Command> make_assign_command();
 std::unique_ptr<Command> make_reproduce_command();
 
 //! Every command, in the order `lbmc --help` lists them.

@@ -1,0 +1,137 @@
+// Random assignment of N unit tasks to P processors (DESIGN §6 "Random
+// assignment"; Franklin, Narayanaswami, Kankanhalli & Akman 1994, §2).
+//
+// Two models of the processor loads:
+//  - the paper's model: P iid Poisson(lambda) loads, lambda = N/P (Franklin
+//    §2, f_lambda(k) and G = F^P); its moments come from max_of_iid;
+//  - the exact model: the loads are Multinomial(N; 1/P, ..., 1/P) (balls into
+//    bins) and the maximum load M has
+//      P(M <= k) = N!/P^N · [x^N] (sum_{j<=k} x^j/j!)^P          (DESIGN §6).
+// Efficiency is (N/P)/E[max load] in both (Franklin §2, lambda/g-bar).
+//
+// multinomial_max_cdf evaluates the coefficient by an exponential tilt and
+// an exact lattice inversion. For any t > 0,
+//   [x^N] e_k(x)^P = t^{-N} e_k(t)^P · P(Y_1 + ... + Y_P = N),
+// with e_k(x) = sum_{j<=k} x^j/j! and Y_i iid on {0..k}, P(Y = j) ∝ t^j/j!
+// (a truncated Poisson(t)). t is the saddle point, E Y = N/P (Newton in
+// ln t), so N is at the centre of the law of S = sum Y_i and
+//   P(S = N) = (1/L) sum_{l<L} psi(2 pi l/L)^P,  psi(theta) = E e^{i(Y-N/P)theta},
+// which is exactly sum_m P(S = N + mL) (the trapezoidal rule on the circle).
+// L is the smaller of the full span of S (no aliasing at all) and a
+// Bernstein bound that makes the aliased mass below 1e-22 P(S = N). psi^P is
+// formed as exp(P log1p(z)), z = sum_j p_j (e^{i(j-N/P)theta} - 1), so
+// z -> 0 with theta and no digits are lost near the peak. The prefactor
+// N!/P^N t^{-N} e_k(t)^P is summed in long double log space. Pmf terms below
+// e^-80 of the largest are dropped (relative effect < P·1e-34).
+// Edge cases are closed forms: k < N/P gives 0, k = N/P gives N!/(k!^P P^N),
+// k >= N gives 1.
+//
+// multinomial_max_cdf_dp is the independent check: processors are filled one
+// after another, processor p+1 receiving Binomial(r, 1/(P-p)) of the r tasks
+// left, and a long double dynamic program over r carries the probability that
+// every processor so far holds <= k. All terms are positive (no cancellation);
+// cost O(P·N·k), for N, P up to a few thousand.
+//
+// Accuracy, measured (tests/balls_into_bins_test.cpp): the two methods agree
+// within 2e-15 relative for N, P <= 3000; both match exact rationals
+// (tests/reference/balls_into_bins_reference.py, all N <= 6, P <= 4) within
+// 8 ulp; at N = P = 1e6 the lattice method is within 1e-13 relative of a
+// 40-digit Miller recurrence (the long double prefactor dominates). Near 1
+// the cdf is not monotone below the ulp level; the moments use the union
+// bound there (see multinomial_max_moments).
+//
+// Cost of one cdf value: O(L · width) complex terms, width ~ 26 sqrt(N/P)+1
+// the pmf range, L ~ 33·width/2 + 20 sqrt(N): ~1 ms at N = P = 1e6; it grows
+// like N/P·sqrt(N), so the moments (tens of cdf values) are meant for
+// N/P up to ~1e3. More than 4e9 terms per value is refused
+// (engine::RuntimeFailure).
+#pragma once
+
+#include <cstdint>
+
+namespace lbmc::analytic {
+
+//! P(M <= k) for the maximum load M of N tasks assigned independently and
+//! uniformly to P processors (DESIGN §6; the exact, multinomial form of
+//! Franklin §2): N!/P^N [x^N] (sum_{j<=k} x^j/j!)^P, by saddle-point tilt and
+//! exact lattice inversion (see the note above). k < ceil(N/P) gives 0,
+//! k >= N gives 1. Throws engine::InputError for N < 0 or P < 1,
+//! engine::RuntimeFailure when one evaluation would exceed 4e9 terms.
+double multinomial_max_cdf(std::int64_t N, std::int64_t P, std::int64_t k);
+
+//! The same probability by an independent method: a long double dynamic
+//! program over processors (processor p+1 gets Binomial(r, 1/(P-p)) of the
+//! r tasks left), O(P·N·min(k,N)) time, O(N) memory. Exposed so the two can
+//! check each other. Throws engine::InputError for N < 0 or P < 1, or when
+//! P·N·min(k,N) exceeds 1e10.
+double multinomial_max_cdf_dp(std::int64_t N, std::int64_t P, std::int64_t k);
+
+//! Mean and variance of the maximum load M (multinomial model).
+struct AssignMoments {
+  double mean = 0.0;
+  double variance = 0.0;
+};
+
+//! E M and Var M from the cdf, centred at the median c of M:
+//! E M = c + sum_{k>=c} P(M > k) - sum_{k<c} P(M <= k),
+//! E (M-c)^2 = sum_{k>=c} (2(k-c)+1) P(M > k) + sum_{k<c} (2(c-k)-1) P(M <= k).
+//! Where the union bound u(k) = P·P(Bin(N,1/P) > k) is below 1e-8,
+//! P(M > k) is taken as u(k) (Bonferroni: u - u^2/2 <= P(M > k) <= u, so the
+//! error is below 1e-16 absolute); sums stop when the neglected terms are
+//! below 1e-18 relative. Throws engine::InputError for N < 0 or P < 1.
+AssignMoments multinomial_max_moments(std::int64_t N, std::int64_t P);
+
+//! The smallest k with P(M <= k) >= alpha (as multinomial_max_cdf evaluates
+//! it), alpha in [0,1], by bisection on [ceil(N/P), N]; alpha = 0 gives the
+//! lowest possible maximum ceil(N/P), alpha = 1 the smallest k whose computed
+//! cdf is 1 (at most N). Throws engine::InputError for alpha
+//! outside [0,1], N < 0 or P < 1.
+std::int64_t multinomial_max_quantile(std::int64_t N, std::int64_t P, double alpha);
+
+//! The paper's efficiency lambda/E[max of P iid Poisson(lambda)] (Franklin
+//! §2, Table 1), E by analytic::max_moments. Throws engine::InputError for
+//! lambda <= 0 or P < 1.
+double efficiency_poisson_model(double lambda, std::int64_t P);
+
+//! The exact (multinomial) efficiency (N/P)/E M. Throws engine::InputError
+//! for N < 1 or P < 1.
+double efficiency_multinomial(std::int64_t N, std::int64_t P);
+
+//! Grouping (Franklin §2, last paragraph): the P processors form G = P/L
+//! groups of L that share one queue, so a group's load is the sum of L
+//! processors' loads: Poisson(L·lambda) in the paper's model. With
+//! unit_jobs = false a group finishes at load/L (fractional finishing times)
+//! and the efficiency is lambda/E[max_G load/L] = efficiency_poisson_model(
+//! L·lambda, G): this is the model behind the paper's numbers ("exactly the
+//! same as the efficiency with N jobs and P/L processors", 0.16 -> 0.30 ->
+//! 0.49 for N = P = 3000, L = 1, 3, 10). With unit_jobs = true a group
+//! finishes at ceil(load/L), E = sum_{m>=0} P(max_G load > mL).
+//! Throws engine::InputError unless L >= 1 divides P, or for lambda <= 0.
+double efficiency_grouped_poisson(double lambda, std::int64_t P, std::int64_t L, bool unit_jobs);
+
+//! Grouping in the exact model: the G = P/L group loads are
+//! Multinomial(N; 1/G, ...), so the largest group load has the law of
+//! multinomial_max_cdf(N, G, .). Fractional: (N/P)/(E[M_G]/L) =
+//! efficiency_multinomial(N, G) (the paper's model of grouping); unit jobs:
+//! (N/P)/E ceil(M_G/L), E ceil(M_G/L) = sum_{m>=0} P(M_G > mL).
+//! Throws engine::InputError unless L >= 1 divides P, or for N < 1.
+double efficiency_grouped_multinomial(std::int64_t N, std::int64_t P, std::int64_t L,
+                                      bool unit_jobs);
+
+//! The largest P with efficiency_poisson_model(lambda, P) >= target (Franklin
+//! §2: "the maximum P that may be used for a given lambda, and still achieve
+//! 50% efficiency"). The efficiency decreases in P: bracketed by doubling,
+//! then bisection. Throws engine::InputError for lambda <= 0 or target
+//! outside (0,1]; engine::RuntimeFailure if P would exceed 2^62.
+std::int64_t largest_P_for_efficiency(double lambda, double target);
+
+//! Franklin §2's closed form for the P at 50% efficiency (normal
+//! approximation, median for mean): P ≈ e^{lambda/2} sqrt(2 pi lambda)/ln 2,
+//! as printed. Note: the paper quotes P ~ 1200 at lambda = 10, but the
+//! printed formula gives 1697 (1200 ≈ e^5 sqrt(20 pi) = 1177, without the
+//! 1/ln 2; its own derivation, Q(sqrt lambda) ≈ ln 2/P, gives ×ln 2 = 816);
+//! the exact largest P at lambda = 10 is largest_P_for_efficiency(10, 0.5).
+//! Throws engine::InputError for lambda <= 0.
+double franklin_P_approximation(double lambda);
+
+}  // namespace lbmc::analytic

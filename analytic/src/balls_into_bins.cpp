@@ -1,0 +1,388 @@
+// Maximum load under random assignment (DESIGN §6; Franklin et al. 1994 §2).
+//
+// The lattice method (saddle-point tilt + exact trapezoidal inversion on the
+// unit circle) and the processor-by-processor dynamic program are described
+// in the header. Everything that adds terms of size N ln N (the prefactor
+// N!/P^N t^{-N} e_k(t)^P) is done in long double; the inversion sum is in
+// double, with psi^P = exp(P log1p(z)) and z formed from sin^2 and sin so
+// that it vanishes with theta without cancellation.
+#include "lbmc/analytic/balls_into_bins.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <vector>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <fmt/format.h>
+
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/policy.hpp"
+#include "lbmc/engine/errors.hpp"
+
+namespace lbmc::analytic {
+namespace {
+
+constexpr long double kPiL = 3.141592653589793238462643383279502884L;
+// Pmf terms of the tilted law below e^{-kDrop} of its largest are dropped.
+constexpr long double kDrop = 80.0L;
+// Aliased mass allowed in the lattice inversion, relative to P(S = N).
+constexpr double kAlias = 1e-22;
+// Most complex terms one lattice evaluation may take.
+constexpr double kMaxLatticeWork = 4e9;
+// Most inner steps the dynamic program may take.
+constexpr double kMaxDpWork = 1e10;
+
+double as_double(std::int64_t n) { return static_cast<double>(n); }
+long double as_ld(std::int64_t n) { return static_cast<long double>(n); }
+
+void require_np(std::int64_t N, std::int64_t P, std::int64_t min_n = 0) {
+  if (N < min_n) throw engine::InputError(fmt::format("random assignment: N = {} must be >= {}", N, min_n));
+  if (P < 1) throw engine::InputError(fmt::format("random assignment: P = {} must be >= 1", P));
+}
+
+// ceil(N/P) for N >= 0, P >= 1.
+std::int64_t ceil_div(std::int64_t N, std::int64_t P) { return N / P + (N % P != 0 ? 1 : 0); }
+
+// The tilted, truncated Poisson law P(Y = j) ∝ e^{js}/j! on j in [lo, hi]
+// within {0..k}, the terms below e^{-kDrop} of the mode dropped.
+struct Tilted {
+  long double s = 0.0L;
+  std::int64_t lo = 0, hi = 0;
+  std::vector<long double> w;   // e^{js}/j! / e^{ref}, j = lo..hi
+  long double log_total = 0.0L; // ln sum_j e^{js}/j!
+  long double mean = 0.0L, var = 0.0L;
+};
+
+Tilted make_tilted(long double s, std::int64_t k) {
+  Tilted y;
+  y.s = s;
+  const long double t = std::exp(s);
+  const std::int64_t mode = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(t)), 0, k);
+  const auto lw = [&](std::int64_t j) { return as_ld(j) * s - std::lgamma(as_ld(j) + 1.0L); };
+  const long double ref = lw(mode);
+  y.lo = mode;
+  while (y.lo > 0 && lw(y.lo - 1) - ref > -kDrop) --y.lo;
+  y.hi = mode;
+  while (y.hi < k && lw(y.hi + 1) - ref > -kDrop) ++y.hi;
+  y.w.resize(static_cast<std::size_t>(y.hi - y.lo + 1));
+  long double total = 0.0L, first = 0.0L;
+  for (std::int64_t j = y.lo; j <= y.hi; ++j) {
+    const long double v = std::exp(lw(j) - ref);
+    y.w[static_cast<std::size_t>(j - y.lo)] = v;
+    total += v;
+    first += v * as_ld(j);
+  }
+  y.mean = first / total;
+  long double second = 0.0L;
+  for (std::int64_t j = y.lo; j <= y.hi; ++j) {
+    const long double d = as_ld(j) - y.mean;
+    second += y.w[static_cast<std::size_t>(j - y.lo)] * d * d;
+  }
+  y.var = second / total;
+  y.log_total = ref + std::log(total);
+  return y;
+}
+
+// The saddle point: s = ln t with E Y = N/P (lambda < k here). Newton in s,
+// kept inside a bracket [lo, hi] of mean below / above lambda; the exact
+// identity holds for any s, so the tolerance only affects conditioning.
+Tilted solve_tilt(std::int64_t N, std::int64_t P, std::int64_t k) {
+  const long double lambda = as_ld(N) / as_ld(P);
+  long double lo = std::log(lambda);  // truncation lowers the mean: E Y <= lambda
+  long double hi = std::numeric_limits<long double>::infinity();
+  Tilted y = make_tilted(lo, k);
+  for (int it = 0; it < 200; ++it) {
+    const long double gap = lambda - y.mean;
+    if (std::abs(gap) <= 1e-17L * lambda || !(y.var > 0.0L)) break;
+    (gap > 0.0L ? lo : hi) = y.s;
+    long double next = y.s + gap / y.var;
+    if (!(next > lo && next < hi)) next = std::isinf(hi) ? lo + 1.0L : (lo + hi) / 2.0L;
+    if (next == y.s) break;
+    y = make_tilted(next, k);
+  }
+  return y;
+}
+
+// P(Y_1 + ... + Y_P = N) for iid Y of the tilted law, by the trapezoidal
+// rule on the unit circle: exactly sum_m P(S = N + mL).
+long double lattice_point_mass(const Tilted& y, std::int64_t N, std::int64_t P) {
+  const double dp = as_double(P);
+  const std::size_t width = y.w.size();
+  long double total = 0.0L;
+  for (const long double v : y.w) total += v;
+  std::vector<double> p(width), d(width);
+  for (std::size_t i = 0; i < width; ++i) {
+    const std::int64_t j = y.lo + static_cast<std::int64_t>(i);
+    p[i] = static_cast<double>(y.w[i] / total);
+    d[i] = as_double(j * P - N) / dp;  // j - N/P, rounded once
+  }
+  // Bernstein: P(|S - N| >= x) <= 2 exp(-x^2 / (2 (V + b x / 3))), |Y - N/P| <= b.
+  const long double lambda = as_ld(N) / as_ld(P);
+  const double b = static_cast<double>(std::max(as_ld(y.hi) - lambda, lambda - as_ld(y.lo)));
+  const double V = dp * static_cast<double>(y.var);
+  const double peak = std::min(1.0, 1.0 / std::sqrt(2.0 * static_cast<double>(kPiL) * std::max(V, 1e-300)));
+  const double c = std::log(2.0 / (kAlias * peak));
+  const double q = 2.0 * c * b / 3.0;
+  const double bern = std::ceil((q + std::sqrt(q * q + 8.0 * c * V)) / 2.0) + 1.0;
+  const double span = as_double(P) * as_double(y.hi - y.lo) + 1.0;  // > every |S - N| difference
+  const double L = std::max(1.0, std::min(span, bern));
+  if (L / 2.0 * as_double(static_cast<std::int64_t>(width)) > kMaxLatticeWork) {
+    throw engine::RuntimeFailure(fmt::format(
+        "multinomial max cdf: the lattice inversion would need {:.3g} terms (limit {:.0g})",
+        L / 2.0 * static_cast<double>(width), kMaxLatticeWork));
+  }
+  const auto n_points = static_cast<std::int64_t>(L);
+  // f(theta) = psi(theta)^P, psi = E e^{i (Y - N/P) theta}; f(-theta) = conj f(theta).
+  const auto term = [&](std::int64_t l) {
+    const double theta = static_cast<double>(2.0L * kPiL * as_ld(l) / as_ld(n_points));
+    double re = 0.0, im = 0.0;  // z = psi - 1 = sum p_j (e^{i x_j} - 1)
+    for (std::size_t i = 0; i < width; ++i) {
+      const double x = d[i] * theta;
+      const double sh = std::sin(0.5 * x), ch = std::cos(0.5 * x);
+      re -= p[i] * 2.0 * sh * sh;
+      im += p[i] * 2.0 * sh * ch;
+    }
+    // log(1 + z) = 0.5 log1p(2 re + re^2 + im^2) + i atan2(im, 1 + re)
+    const double log_mod = 0.5 * std::log1p(2.0 * re + re * re + im * im);
+    const double e = dp * log_mod;
+    if (e < -745.0) return 0.0;
+    return std::exp(e) * std::cos(dp * std::atan2(im, 1.0 + re));
+  };
+  long double sum = 1.0L;  // l = 0
+  const std::int64_t half = (n_points - 1) / 2;
+  for (std::int64_t l = 1; l <= half; ++l) sum += 2.0L * term(l);
+  if (n_points % 2 == 0) sum += term(n_points / 2);
+  return sum / as_ld(n_points);
+}
+
+}  // namespace
+
+double multinomial_max_cdf(std::int64_t N, std::int64_t P, std::int64_t k) {
+  require_np(N, P);
+  if (k >= N) return 1.0;  // also N = 0
+  if (k < 0 || k * P < N) return 0.0;
+  const long double log_prefix = std::lgamma(as_ld(N) + 1.0L) - as_ld(N) * std::log(as_ld(P));
+  if (k * P == N) {
+    // every processor holds exactly k: N!/(k!^P P^N)
+    return static_cast<double>(std::exp(log_prefix - as_ld(P) * std::lgamma(as_ld(k) + 1.0L)));
+  }
+  const Tilted y = solve_tilt(N, P, k);
+  const long double mass = lattice_point_mass(y, N, P);
+  if (!(mass > 0.0L)) return 0.0;
+  // [x^N] e_k(x)^P = e^{-Ns} (sum_j e^{js}/j!)^P P(S = N)  (tilt by t = e^s).
+  // ln N! - N ln P - N s is regrouped as N (ln(N/P) - s) - N + (Stirling
+  // remainder) so that no term of size N ln N is rounded (that cost ~1e-12
+  // relative at N = 1e6); below N = 1000 lgamma is used directly.
+  long double log_cdf = 0.0L;
+  const long double dN = as_ld(N);
+  if (N >= 1000) {
+    const long double rest = 0.5L * std::log(2.0L * kPiL * dN) + 1.0L / (12.0L * dN) -
+                             1.0L / (360.0L * dN * dN * dN) + 1.0L / (1260.0L * dN * dN * dN * dN * dN);
+    log_cdf = dN * (std::log(dN / as_ld(P)) - y.s) + (as_ld(P) * y.log_total - dN) + rest + std::log(mass);
+  } else {
+    log_cdf = log_prefix - dN * y.s + as_ld(P) * y.log_total + std::log(mass);
+  }
+  return static_cast<double>(std::min(1.0L, std::exp(log_cdf)));
+}
+
+double multinomial_max_cdf_dp(std::int64_t N, std::int64_t P, std::int64_t k) {
+  require_np(N, P);
+  if (k >= N) return 1.0;
+  if (k < 0 || k * P < N) return 0.0;
+  if (as_double(P) * as_double(N) * as_double(k + 1) > kMaxDpWork || N > 10000) {
+    throw engine::InputError(fmt::format(
+        "multinomial max cdf (dynamic program): N = {}, P = {}, k = {} is too large", N, P, k));
+  }
+  // q[r] = P(the processors so far each hold <= k, and r tasks are left).
+  std::vector<long double> q(static_cast<std::size_t>(N) + 1, 0.0L), next(q.size());
+  q[static_cast<std::size_t>(N)] = 1.0L;
+  std::vector<long double> row(static_cast<std::size_t>(k) + 1);
+  std::int64_t r_lo = N, r_hi = N;
+  for (std::int64_t done = 0; done < P; ++done) {
+    const std::int64_t left = P - done;  // processors not yet filled, this one included
+    std::fill(next.begin(), next.end(), 0.0L);
+    if (left == 1) {
+      // the last processor takes every remaining task
+      long double s = 0.0L;
+      for (std::int64_t r = r_lo; r <= std::min(r_hi, k); ++r) s += q[static_cast<std::size_t>(r)];
+      return static_cast<double>(s);
+    }
+    const long double prob = 1.0L / as_ld(left);
+    const long double ratio = prob / (1.0L - prob);
+    const long double log_keep = std::log1p(-prob);
+    // after this processor, the remaining left-1 processors must absorb the rest
+    const std::int64_t cap = (left - 1) * k;
+    std::int64_t new_lo = N, new_hi = 0;
+    for (std::int64_t r = r_lo; r <= r_hi; ++r) {
+      const long double qr = q[static_cast<std::size_t>(r)];
+      if (qr == 0.0L) continue;
+      // Binomial(r, prob) pmf at j = 0..min(k, r), by the ratio recurrence
+      long double b = std::exp(as_ld(r) * log_keep);
+      const std::int64_t jmax = std::min(k, r);
+      for (std::int64_t j = 0; j <= jmax; ++j) {
+        if (j > 0) b *= as_ld(r - j + 1) / as_ld(j) * ratio;
+        const std::int64_t rest = r - j;
+        if (rest > cap) continue;
+        next[static_cast<std::size_t>(rest)] += qr * b;
+        new_lo = std::min(new_lo, rest);
+        new_hi = std::max(new_hi, rest);
+      }
+    }
+    if (new_lo > new_hi) return 0.0;
+    q.swap(next);
+    r_lo = new_lo;
+    r_hi = new_hi;
+  }
+  return static_cast<double>(q[0]);  // not reached: left == 1 returns
+}
+
+namespace {
+
+// P(M > k) <= P · P(Bin(N, 1/P) > k) (union bound); also >= u - u^2/2.
+double union_bound(std::int64_t N, std::int64_t P, std::int64_t k) {
+  if (k >= N) return 0.0;
+  if (P == 1) return 1.0;
+  const boost::math::binomial_distribution<double, dist::Policy> bin(as_double(N), 1.0 / as_double(P));
+  return std::min(1.0, as_double(P) * boost::math::cdf(boost::math::complement(bin, as_double(k))));
+}
+
+// P(M > k), taken from the union bound where that is below 1e-8.
+double tail(std::int64_t N, std::int64_t P, std::int64_t k) {
+  const double u = union_bound(N, P, k);
+  if (u < 1e-8) return u;
+  return std::clamp(1.0 - multinomial_max_cdf(N, P, k), 0.0, u);
+}
+
+}  // namespace
+
+std::int64_t multinomial_max_quantile(std::int64_t N, std::int64_t P, double alpha) {
+  require_np(N, P);
+  if (!(alpha >= 0.0 && alpha <= 1.0)) {
+    throw engine::InputError(fmt::format("maximum load quantile level {} outside [0,1]", alpha));
+  }
+  std::int64_t bad = ceil_div(N, P) - 1;  // cdf(bad) = 0 < alpha unless alpha = 0
+  std::int64_t good = N;                 // cdf(N) = 1 >= alpha
+  if (alpha == 0.0) return bad + 1;
+  while (good - bad > 1) {
+    const std::int64_t mid = bad + (good - bad) / 2;
+    (multinomial_max_cdf(N, P, mid) >= alpha ? good : bad) = mid;
+  }
+  return good;
+}
+
+AssignMoments multinomial_max_moments(std::int64_t N, std::int64_t P) {
+  require_np(N, P);
+  if (N == 0) return AssignMoments{0.0, 0.0};
+  const std::int64_t c = multinomial_max_quantile(N, P, 0.5);
+  const std::int64_t lowest = ceil_div(N, P);
+  const double dc = as_double(c);
+  // E M - c and E (M - c)^2, summed in long double from the median outwards.
+  long double first = 0.0L, second = 0.0L;
+  for (std::int64_t k = c; k < N; ++k) {
+    const double t = tail(N, P, k);
+    first += t;
+    second += (2.0L * as_ld(k - c) + 1.0L) * t;
+    if ((2.0 * as_double(k - c) + 1.0) * t < 1e-18 * std::max(1.0, dc) && t < 1e-8) break;
+  }
+  for (std::int64_t k = c - 1; k >= lowest; --k) {
+    const double f = multinomial_max_cdf(N, P, k);
+    first -= f;
+    second += (2.0L * as_ld(c - k) - 1.0L) * f;
+    if ((2.0 * as_double(c - k) + 1.0) * f < 1e-18 * std::max(1.0, dc)) break;
+  }
+  const double mean = dc + static_cast<double>(first);
+  return AssignMoments{mean, static_cast<double>(std::max(0.0L, second - first * first))};
+}
+
+double efficiency_poisson_model(double lambda, std::int64_t P) {
+  if (!(lambda > 0.0) || !std::isfinite(lambda)) {
+    throw engine::InputError(fmt::format("Poisson-model efficiency: lambda = {} must be > 0", lambda));
+  }
+  require_np(1, P);
+  // Franklin §2: efficiency = lambda / g-bar, g-bar = E[max of P Poisson(lambda)].
+  return lambda / max_moments(dist::Poisson{lambda}, P).mean;
+}
+
+double efficiency_multinomial(std::int64_t N, std::int64_t P) {
+  require_np(N, P, 1);
+  return (as_double(N) / as_double(P)) / multinomial_max_moments(N, P).mean;
+}
+
+namespace {
+std::int64_t groups_of(std::int64_t P, std::int64_t L) {
+  if (L < 1 || P % L != 0) {
+    throw engine::InputError(fmt::format("grouping: L = {} must be >= 1 and divide P = {}", L, P));
+  }
+  return P / L;
+}
+}  // namespace
+
+double efficiency_grouped_poisson(double lambda, std::int64_t P, std::int64_t L, bool unit_jobs) {
+  require_np(1, P);
+  const std::int64_t G = groups_of(P, L);
+  if (!(lambda > 0.0) || !std::isfinite(lambda)) {
+    throw engine::InputError(fmt::format("grouped efficiency: lambda = {} must be > 0", lambda));
+  }
+  const double dl = as_double(L);
+  // a group's load is Poisson(L lambda) (Franklin §2: "random Poisson variables add")
+  if (!unit_jobs) return efficiency_poisson_model(dl * lambda, G);
+  // E ceil(Z/L) = sum_{m>=0} P(Z > mL), Z = max of G Poisson(L lambda)
+  const dist::LoadLaw law = dist::Poisson{dl * lambda};
+  long double e = 0.0L;
+  for (std::int64_t m = 0;; ++m) {
+    const double t = max_ccdf(law, G, as_double(m * L));
+    e += t;
+    if (t < 1e-18 * static_cast<double>(e) || t == 0.0) break;
+  }
+  return lambda / static_cast<double>(e);
+}
+
+double efficiency_grouped_multinomial(std::int64_t N, std::int64_t P, std::int64_t L,
+                                      bool unit_jobs) {
+  require_np(N, P, 1);
+  const std::int64_t G = groups_of(P, L);
+  if (!unit_jobs) return efficiency_multinomial(N, G);
+  // E ceil(M_G / L) = sum_{m>=0} P(M_G > mL)
+  long double e = 0.0L;
+  for (std::int64_t m = 0; m * L < N; ++m) {
+    const double t = tail(N, G, m * L);
+    e += t;
+    if (t < 1e-18 * static_cast<double>(e)) break;
+  }
+  return (as_double(N) / as_double(P)) / static_cast<double>(e);
+}
+
+std::int64_t largest_P_for_efficiency(double lambda, double target) {
+  if (!(lambda > 0.0) || !std::isfinite(lambda)) {
+    throw engine::InputError(fmt::format("largest P: lambda = {} must be > 0", lambda));
+  }
+  if (!(target > 0.0 && target <= 1.0)) {
+    throw engine::InputError(fmt::format("largest P: target efficiency {} outside (0,1]", target));
+  }
+  // efficiency(1) = 1 >= target; bracket [good, bad) by doubling, then bisect
+  std::int64_t good = 1, bad = 2;
+  constexpr std::int64_t kCap = std::int64_t{1} << 62;
+  while (efficiency_poisson_model(lambda, bad) >= target) {
+    good = bad;
+    if (bad >= kCap) {
+      throw engine::RuntimeFailure(fmt::format("largest P for efficiency {} at lambda = {} exceeds 2^62", target, lambda));
+    }
+    bad *= 2;
+  }
+  while (bad - good > 1) {
+    const std::int64_t mid = good + (bad - good) / 2;
+    (efficiency_poisson_model(lambda, mid) >= target ? good : bad) = mid;
+  }
+  return good;
+}
+
+double franklin_P_approximation(double lambda) {
+  if (!(lambda > 0.0)) throw engine::InputError(fmt::format("Franklin P: lambda = {} must be > 0", lambda));
+  // Franklin §2: P ≈ e^{lambda/2} sqrt(2 pi lambda) / ln 2
+  return std::exp(lambda / 2.0) * std::sqrt(2.0 * static_cast<double>(kPiL) * lambda) / std::log(2.0);
+}
+
+}  // namespace lbmc::analytic

@@ -1,0 +1,157 @@
+// `lbmc assign`: N unit tasks assigned independently and uniformly to P
+// processors (Franklin et al. 1994); efficiency = (N/P)/E[max load].
+//
+// Each (N, P) point is simulated under `--model` (multinomial: the
+// assignment the paper describes; poisson: P iid Poisson(N/P) loads, the
+// model its numbers are computed with) and checked against that model's
+// exact values; the other model's exact value is shown beside it as
+// information. With `--group L`, L processors share a queue: the statistics
+// are those of the most loaded group, finishing at load/L (fractional time)
+// or ⌈load/L⌉ (unit jobs). `--solve-P` reports, per λ, the largest P with
+// efficiency >= --target under the Poisson model, next to the paper's
+// e^{λ/2}·√(2πλ)/ln 2.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/engine/lists.hpp"
+#include "lbmc/exp/assign.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/report.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+using engine::Reference;
+using engine::ReferenceKind;
+
+class AssignCommand final : public Command {
+ public:
+  const char* name() const override { return "assign"; }
+  const char* summary() const override { return "N tasks randomly assigned to P processors (Franklin)"; }
+
+  void attach(CLI::App& app) override {
+    app.add_option("--N", n_text_, "tasks: list or range")->capture_default_str();
+    app.add_option("--P", p_text_, "processors: list or range")->capture_default_str();
+    app.add_option("--group", group_text_, "L processors share one queue (L divides every P)")
+        ->capture_default_str();
+    app.add_option("--model", model_text_, "multinomial|poisson: the model simulated")->capture_default_str();
+    app.add_flag("--solve-P", solve_p_, "per --lambda, the largest P with efficiency >= --target (Poisson model)");
+    app.add_option("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P")->capture_default_str();
+    app.add_option("--target", target_text_, "with --solve-P: the efficiency to reach")->capture_default_str();
+    add_run_options(app, run_text_);
+    app.footer(
+        "Output columns: experiment,model,N,P,group,statistic,... Statistics: max.mean, max.variance (load of the\n"
+        "most loaded group), efficiency = (N/P)/E[max/L] (delta-method se), efficiency_unit = (N/P)/E[ceil(max/L)]\n"
+        "(groups of unit jobs, only with --group > 1). References: exact (the simulated model), and the other\n"
+        "model's exact value as information (poisson-model: the paper's model; multinomial). The multinomial is\n"
+        "drawn by throwing (N <= 64 P) or by conditional binomials (larger N/P): both exact.");
+  }
+
+  int run(const std::string& command_line) override {
+    if (solve_p_) return solve_p(command_line);
+    const auto tasks = parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const auto procs = parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const auto group = parse_option("--group", group_text_, engine::parse_integer);
+    if (group < 1) throw engine::InputError(fmt::format("--group: '{}' must be >= 1", group_text_));
+    for (const std::int64_t p : procs) {
+      if (p % group != 0) throw engine::InputError(fmt::format("--group {}: does not divide --P {}", group, p));
+    }
+    if (model_text_ != "multinomial" && model_text_ != "poisson") {
+      throw engine::InputError(fmt::format("--model: '{}' is not multinomial or poisson", model_text_));
+    }
+    const AssignModel model = model_text_ == "poisson" ? AssignModel::poisson : AssignModel::multinomial;
+    const RunSettings settings = check_run_options(run_text_);
+
+    Report report("assign", {"model", "N", "P", "group"}, settings, command_line);
+    for (const std::int64_t n : tasks) {
+      for (const std::int64_t p : procs) run_point(model, n, p, group, settings, report);
+    }
+    return report.finish();
+  }
+
+ private:
+  void run_point(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
+                 const RunSettings& settings, Report& report) {
+    const std::vector<std::string> params{to_string(model), std::to_string(tasks), std::to_string(processors),
+                                          std::to_string(group)};
+    const std::int64_t groups = processors / group;
+    std::string label = fmt::format("assign model={} N={} P={} group={}", to_string(model), tasks, processors, group);
+    if (model == AssignModel::multinomial) {
+      label += fmt::format(" ({})", to_string(choose_multinomial_method(tasks, groups)));
+    }
+    const AssignSample s = simulate_assign(model, tasks, processors, group, make_plan(settings, 0, label));
+    const double per_rep = model == AssignModel::multinomial &&
+                                   choose_multinomial_method(tasks, groups) == MultinomialMethod::throwing
+                               ? static_cast<double>(tasks)
+                               : static_cast<double>(groups);
+    report.record(label, s.run, per_rep);
+
+    const AssignModel other = model == AssignModel::poisson ? AssignModel::multinomial : AssignModel::poisson;
+    const AssignExact exact = assign_exact(model, tasks, processors, group);
+    const AssignExact info = assign_exact(other, tasks, processors, group);
+    const char* other_name = other == AssignModel::poisson ? "poisson-model" : "multinomial";
+    const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
+    const auto L = static_cast<double>(group);
+    const double level = settings.level;
+    auto& table = report.table();
+    const auto& m = s.max_load;
+    table.add(params, "max.mean", engine::normal_estimate(m.mean(), m.mean_se(), m.count(), level),
+              {{"exact", ReferenceKind::exact, exact.mean}, {other_name, ReferenceKind::asymptotic, info.mean}});
+    table.add(params, "max.variance", engine::normal_estimate(m.variance(), m.variance_se(), m.count(), level),
+              {{"exact", ReferenceKind::exact, exact.variance},
+               {other_name, ReferenceKind::asymptotic, info.variance}});
+    // Efficiency λ/E[M/L] = λL/E[M]; delta method: se = λL·se(M̄)/M̄².
+    const double eff = lambda * L / m.mean();
+    table.add(params, "efficiency",
+              engine::normal_estimate(eff, lambda * L * m.mean_se() / (m.mean() * m.mean()), m.count(), level),
+              {{"exact", ReferenceKind::exact, lambda * L / exact.mean},
+               {other_name, ReferenceKind::asymptotic, lambda * L / info.mean}});
+    if (group > 1) {
+      const auto& u = s.unit_time;
+      table.add(params, "efficiency_unit",
+                engine::normal_estimate(lambda / u.mean(), lambda * u.mean_se() / (u.mean() * u.mean()), u.count(),
+                                        level),
+                {{"exact", ReferenceKind::exact, lambda / exact.unit_time},
+                 {other_name, ReferenceKind::asymptotic, lambda / info.unit_time}});
+    }
+  }
+
+  int solve_p(const std::string& command_line) {
+    const auto lambdas = parse_option("--lambda", lambda_text_, engine::parse_real_list);
+    for (double l : lambdas) {
+      if (!(l > 0.0)) throw engine::InputError(fmt::format("--lambda: {} must be > 0", l));
+    }
+    const double target = parse_option("--target", target_text_, engine::parse_real);
+    if (!(target > 0.0 && target < 1.0)) throw engine::InputError(fmt::format("--target: '{}' must be in (0,1)", target_text_));
+    const RunSettings settings = check_run_options(run_text_);
+    Report report("assign", {"model", "lambda", "target"}, settings, command_line);
+    for (const double lambda : lambdas) {
+      const auto p = static_cast<double>(analytic::largest_P_for_efficiency(lambda, target));
+      table_row(report, {"poisson", engine::format_number(lambda), engine::format_number(target)}, p,
+                analytic::franklin_P_approximation(lambda));
+    }
+    return report.finish();
+  }
+
+  static void table_row(Report& report, const std::vector<std::string>& params, double p, double approx) {
+    report.table().add(params, "P_max", {p, 0.0, p, p, 0}, {{"franklin-approx", ReferenceKind::asymptotic, approx}});
+  }
+
+  std::string n_text_ = "1000";
+  std::string p_text_ = "10,100,250,1000";
+  std::string group_text_ = "1";
+  std::string model_text_ = "multinomial";
+  bool solve_p_ = false;
+  std::string lambda_text_ = "10";
+  std::string target_text_ = "0.5";
+  RunOptionsText run_text_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_assign_command() { return std::make_unique<AssignCommand>(); }
+
+}  // namespace lbmc::exp

@@ -1,0 +1,112 @@
+// Kernels of the random assignment: multinomial loads by throwing or by
+// conditional binomials, and the paper's iid Poisson loads.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "lbmc/dist/discrete_samplers.hpp"
+#include "lbmc/exp/assign.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+// A uniform integer in [0, bound) without bias: Lemire's multiply-shift with
+// rejection of the short interval (Lemire 2019, "Fast random integer
+// generation in an interval").
+inline std::uint64_t bounded(engine::Generator& gen, std::uint64_t bound) {
+  __extension__ using Wide = unsigned __int128;
+  Wide m = Wide{gen()} * bound;
+  auto low = static_cast<std::uint64_t>(m);
+  if (low < bound) {
+    const std::uint64_t threshold = (0 - bound) % bound;
+    while (low < threshold) {
+      m = Wide{gen()} * bound;
+      low = static_cast<std::uint64_t>(m);
+    }
+  }
+  return static_cast<std::uint64_t>(m >> 64);
+}
+
+// Binomial(trials, p) for parameters that change every call: BTRS through a
+// sampler with no table (cheap to set up) when trials·min(p, 1−p) >= 10,
+// otherwise the sampler's small inversion table.
+inline double binomial_once(engine::Generator& gen, std::int64_t trials, double p) {
+  static constexpr dist::DiscreteOptions kNoTable{0x1p-32, 1};
+  return dist::BinomialSampler(dist::Binomial{trials, p}, kNoTable)(gen);
+}
+
+struct AssignKernel {
+  using Accumulator = AssignSample;
+  AssignModel model;
+  MultinomialMethod method;
+  std::int64_t tasks;
+  std::int64_t groups;  // bins: processors / group
+  std::int64_t group;
+  dist::PoissonSampler poisson;  // Poisson(N/P · L): the load of a group
+
+  Accumulator make_accumulator() const { return {}; }
+
+  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+    std::vector<std::int64_t> loads(model == AssignModel::multinomial && method == MultinomialMethod::throwing
+                                        ? static_cast<std::size_t>(groups)
+                                        : 0);
+    for (std::int64_t r = 0; r < count; ++r) {
+      const double max = draw_max(gen, loads);
+      acc.max_load.add(max);
+      acc.unit_time.add(std::ceil(max / static_cast<double>(group)));
+    }
+  }
+
+  double draw_max(engine::Generator& gen, std::vector<std::int64_t>& loads) const {
+    if (model == AssignModel::poisson) {
+      double max = 0.0;
+      for (std::int64_t i = 0; i < groups; ++i) max = std::max(max, poisson(gen));
+      return max;
+    }
+    if (method == MultinomialMethod::throwing) {
+      std::fill(loads.begin(), loads.end(), 0);
+      const auto bins = static_cast<std::uint64_t>(groups);
+      for (std::int64_t t = 0; t < tasks; ++t) ++loads[static_cast<std::size_t>(bounded(gen, bins))];
+      return static_cast<double>(*std::max_element(loads.begin(), loads.end()));
+    }
+    std::int64_t remaining = tasks;
+    double max = 0.0;
+    for (std::int64_t i = 0; i + 1 < groups && remaining > 0; ++i) {
+      const double c = binomial_once(gen, remaining, 1.0 / static_cast<double>(groups - i));
+      max = std::max(max, c);
+      remaining -= static_cast<std::int64_t>(c);
+    }
+    return std::max(max, static_cast<double>(remaining));
+  }
+};
+
+}  // namespace
+
+MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bins) {
+  return tasks <= 64 * bins ? MultinomialMethod::throwing : MultinomialMethod::conditional;
+}
+
+const char* to_string(AssignModel model) { return model == AssignModel::poisson ? "poisson" : "multinomial"; }
+const char* to_string(MultinomialMethod method) {
+  return method == MultinomialMethod::throwing ? "throwing" : "conditional-binomials";
+}
+
+AssignSample simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
+                             engine::RunPlan plan, std::optional<MultinomialMethod> method) {
+  const std::int64_t groups = processors / group;
+  const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
+  const AssignKernel kernel{model, method.value_or(choose_multinomial_method(tasks, groups)), tasks, groups, group,
+                            dist::PoissonSampler(dist::Poisson{lambda * static_cast<double>(group)})};
+  const std::int64_t work = model == AssignModel::poisson ? groups
+                            : kernel.method == MultinomialMethod::throwing ? tasks
+                                                                            : groups;
+  plan.block_reps = engine::block_size_for(work);
+  AssignSample sample;
+  const double target = plan.target_rse.value_or(0.0);
+  sample.run = engine::run_replications(plan, kernel, sample, [&](const AssignSample& acc) {
+    return acc.max_load.mean_se() <= target * acc.max_load.mean();
+  });
+  return sample;
+}
+
+}  // namespace lbmc::exp

@@ -1,0 +1,59 @@
+// Random assignment of N unit tasks to P processors (Franklin et al. 1994):
+// the simulation shared by `lbmc assign` and the reproduction.
+//
+// Two models: `multinomial` throws each task to a uniformly chosen processor
+// (the assignment the paper describes), `poisson` gives the P processors iid
+// Poisson(N/P) loads (the model the paper computes with). With groups of L
+// processors sharing a queue, a group receives the tasks of its L processors
+// and the statistics are those of the most loaded group.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/moments.hpp"
+
+namespace lbmc::exp {
+
+enum class AssignModel { multinomial, poisson };
+
+//! How the multinomial loads are drawn: one uniform processor per task
+//! (O(N)), or conditional binomials, processor i taking
+//! Binomial(remaining, 1/(P − i)) (O(P)). Both are exact.
+enum class MultinomialMethod { throwing, conditional };
+
+//! Throwing while N <= 64·P (a task costs a few ns, a binomial draw about
+//! a hundred), conditional binomials beyond.
+MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bins);
+
+struct AssignSample {
+  engine::Moments max_load;   // of the most loaded group (processor when L = 1)
+  engine::Moments unit_time;  // ⌈max group load / L⌉: groups of unit jobs
+  engine::RunReport run;
+  void merge(const AssignSample& other) {
+    max_load.merge(other.max_load);
+    unit_time.merge(other.unit_time);
+  }
+};
+
+//! Simulates `tasks` tasks on `processors` processors in groups of `group`
+//! (which divides `processors`) under `model`; the multinomial method is
+//! chosen by choose_multinomial_method unless `method` says otherwise.
+AssignSample simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
+                             engine::RunPlan plan, std::optional<MultinomialMethod> method = std::nullopt);
+
+//! Exact values of a model at (tasks, processors) in groups of `group`: E and
+//! Var of the most loaded group's load M, and E⌈M/L⌉ = Σ_j P(M > jL).
+struct AssignExact {
+  double mean;
+  double variance;
+  double unit_time;
+};
+AssignExact assign_exact(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group);
+
+const char* to_string(AssignModel model);
+const char* to_string(MultinomialMethod method);
+
+}  // namespace lbmc::exp

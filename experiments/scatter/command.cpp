@@ -1,0 +1,167 @@
+// `lbmc scatter`: load imbalance of the scattered decomposition (Salmon).
+//
+// Per (task law, n, N_proc) the kernel runs N_proc processors of n iid tasks
+// and records l = (t_slowest − m_proc)/m_proc and l_obs (m_proc replaced by
+// the observed mean over processors). Statistics: `l.mean`, `l.q<c>` for each
+// --confidence c, `l_obs.mean`, `l_obs.q<c>`. References: the exact value
+// where the processor sum has a known law (normal, exponential → Gamma,
+// constant; pass/fail), Salmon's l_c with the l term kept in the logarithm
+// (`salmon-log-kept`) and as printed (`salmon-printed`), and the CLT limit
+// with the exact normal maximum (`normal-limit`), all three asymptotic.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/scatter.hpp"
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/report.hpp"
+#include "lbmc/exp/scatter.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+using engine::Reference;
+using engine::ReferenceKind;
+
+struct ScatterPoint {
+  dist::LoadLaw law;
+  std::int64_t tasks;
+  std::int64_t procs;
+};
+
+struct ScatterReferences {
+  std::vector<Reference> mean, obs_mean;
+  std::vector<std::vector<Reference>> quantiles, obs_quantiles;  // one list per confidence
+};
+
+ScatterReferences references_for(const ScatterPoint& point, const std::vector<double>& confidences) {
+  ScatterReferences refs;
+  const double scale = analytic::scatter_scale(point.law, point.tasks);  // σ/(√n m)
+  const bool normal = std::holds_alternative<dist::Normal>(point.law);
+  if (const auto exact = analytic::scatter_exact_mean(point.law, point.tasks, point.procs)) {
+    refs.mean.push_back({"exact", ReferenceKind::exact, *exact});
+  }
+  // The CLT limit: E l ≈ (σ/(√n m))·E max of N_proc standard normals.
+  const double limit_mean = scale * analytic::max_moments(dist::Normal{0.0, 1.0}, point.procs).mean;
+  if (!normal) refs.mean.push_back({"normal-limit", ReferenceKind::asymptotic, limit_mean});
+  refs.obs_mean.push_back({"normal-limit", ReferenceKind::asymptotic, limit_mean});
+  refs.quantiles.resize(confidences.size());
+  refs.obs_quantiles.resize(confidences.size());
+  for (std::size_t i = 0; i < confidences.size(); ++i) {
+    const double c = confidences[i];
+    if (const auto exact = analytic::scatter_exact_quantile(point.law, point.tasks, point.procs, c)) {
+      refs.quantiles[i].push_back({"exact", ReferenceKind::exact, *exact});
+    }
+    std::vector<Reference> asymptotic;
+    asymptotic.push_back({"salmon-log-kept", ReferenceKind::asymptotic,
+                          scale * analytic::salmon_constant_log_kept(point.procs, c)});
+    if (const auto printed = analytic::salmon_constant_printed(point.procs, c)) {
+      asymptotic.push_back({"salmon-printed", ReferenceKind::asymptotic, scale * *printed});
+    }
+    const Reference limit{"normal-limit", ReferenceKind::asymptotic,
+                          scale * analytic::normal_limit_constant(point.procs, c)};
+    if (!normal) asymptotic.push_back(limit);
+    refs.quantiles[i].insert(refs.quantiles[i].end(), asymptotic.begin(), asymptotic.end());
+    refs.obs_quantiles[i] = asymptotic;
+    if (normal) refs.obs_quantiles[i].push_back(limit);
+  }
+  return refs;
+}
+
+std::string level_name(const char* variable, double c) { return fmt::format("{}.q{}", variable, c); }
+
+class ScatterCommand final : public Command {
+ public:
+  const char* name() const override { return "scatter"; }
+  const char* summary() const override { return "scattered decomposition imbalance (Salmon)"; }
+
+  void attach(CLI::App& app) override {
+    app.add_option("--dist", dists_, "task-time law (mean > 0), repeatable: normal:MU,SIGMA binomial:M,P "
+                                     "poisson:LAMBDA exponential:MEAN uniform:A,B constant:V")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->capture_default_str();
+    app.add_option("--tasks", tasks_text_, "tasks per processor n: list or range, e.g. 10,100 or 10:10000:*10")
+        ->capture_default_str();
+    app.add_option("--procs", procs_text_, "processors N_proc: list or range")->capture_default_str();
+    app.add_option("--confidence", confidence_text_, "confidences c of the quantile l_c, each in (0,1)")
+        ->capture_default_str();
+    add_run_options(app, run_text_);
+    app.footer(
+        "Output columns: experiment,dist,tasks,procs,statistic,... l = (t_slowest - m_proc)/m_proc with\n"
+        "m_proc = n*m_task; l_obs uses the observed mean over processors. Statistics: l.mean, l.q<c>,\n"
+        "l_obs.mean, l_obs.q<c>. References: exact (normal, exponential (Gamma sums), constant tasks;\n"
+        "pass/fail), salmon-log-kept (x^2 = 2 ln[N/((1-c) sqrt(2 pi) x)]), salmon-printed\n"
+        "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).");
+  }
+
+  int run(const std::string& command_line) override {
+    std::vector<dist::LoadLaw> laws;
+    for (const auto& spec : dists_) {
+      laws.push_back(parse_option("--dist", spec, dist::parse_load_law));
+      const double m = dist::mean(laws.back());
+      if (!(m > 0.0)) {
+        throw engine::InputError(
+            fmt::format("--dist: '{}' has mean {} (task times need a mean > 0)", spec, m));
+      }
+    }
+    const auto tasks =
+        parse_option("--tasks", tasks_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const auto procs =
+        parse_option("--procs", procs_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const auto confidences = parse_levels("--confidence", confidence_text_);
+    const RunSettings settings = check_run_options(run_text_);
+
+    Report report("scatter", {"dist", "tasks", "procs"}, settings, command_line);
+    for (const auto& law : laws) {
+      for (const std::int64_t n : tasks) {
+        for (const std::int64_t p : procs) run_point({law, n, p}, confidences, settings, report);
+      }
+    }
+    return report.finish();
+  }
+
+ private:
+  static void run_point(const ScatterPoint& point, const std::vector<double>& confidences,
+                        const RunSettings& settings, Report& report) {
+    const std::string spec = dist::to_spec(point.law);
+    const std::vector<std::string> params{spec, std::to_string(point.tasks), std::to_string(point.procs)};
+    const ScatterReferences refs = references_for(point, confidences);
+    const std::string label = fmt::format("scatter dist={} tasks={} procs={}", spec, point.tasks, point.procs);
+    const auto plan = make_plan(settings, 0, label);
+
+    const ScatterSample total = simulate_scatter(point.law, point.tasks, point.procs, plan);
+    report.record(label, total.run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
+    const std::int64_t reps = total.l.count();
+    auto& table = report.table();
+    const auto add_variable = [&](const char* variable, const engine::Moments& m, const engine::QuantileStore& q,
+                                  const std::vector<Reference>& mean_refs,
+                                  const std::vector<std::vector<Reference>>& quantile_refs) {
+      table.add(params, fmt::format("{}.mean", variable),
+                engine::normal_estimate(m.mean(), m.mean_se(), reps, settings.level), mean_refs);
+      for (std::size_t i = 0; i < confidences.size(); ++i) {
+        const auto e = q.quantile(confidences[i], settings.level);
+        table.add(params, level_name(variable, confidences[i]), {e.value, e.se, e.low, e.high, reps},
+                  quantile_refs[i]);
+      }
+    };
+    add_variable("l", total.l, total.l_values, refs.mean, refs.quantiles);
+    add_variable("l_obs", total.l_obs, total.l_obs_values, refs.obs_mean, refs.obs_quantiles);
+  }
+
+  std::vector<std::string> dists_{"exponential:1"};
+  std::string tasks_text_ = "10,100";
+  std::string procs_text_ = "100";
+  std::string confidence_text_ = "0.99";
+  RunOptionsText run_text_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_scatter_command() { return std::make_unique<ScatterCommand>(); }
+
+}  // namespace lbmc::exp

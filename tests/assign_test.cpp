@@ -1,0 +1,86 @@
+// Random assignment: both multinomial methods and the Poisson model against
+// exact values, with fixed seeds and 4-standard-error tolerances.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/exp/assign.hpp"
+
+using namespace lbmc;
+
+namespace {
+
+exp::AssignSample simulate(exp::AssignModel model, std::int64_t n, std::int64_t p, std::int64_t group,
+                           std::int64_t reps, std::uint64_t seed,
+                           std::optional<exp::MultinomialMethod> method = std::nullopt, int threads = 2) {
+  engine::RunPlan plan;
+  plan.seed = seed;
+  plan.reps = reps;
+  plan.max_reps = reps;
+  plan.threads = threads;
+  plan.progress = engine::ProgressMode::never;
+  return exp::simulate_assign(model, n, p, group, plan, method);
+}
+
+void check_mean_and_variance(const exp::AssignSample& s, const exp::AssignExact& exact) {
+  CHECK(std::abs(s.max_load.mean() - exact.mean) <= 4 * s.max_load.mean_se());
+  CHECK(std::abs(s.max_load.variance() - exact.variance) <= 4 * s.max_load.variance_se());
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("assign: the multinomial method switches at N = 64 P") {
+    CHECK(exp::choose_multinomial_method(6400, 100) == exp::MultinomialMethod::throwing);
+    CHECK(exp::choose_multinomial_method(6401, 100) == exp::MultinomialMethod::conditional);
+  }
+
+  TEST_CASE("assign: a single processor takes every task") {
+    const auto s = simulate(exp::AssignModel::multinomial, 37, 1, 1, 100, 1);
+    CHECK(s.max_load.mean() == 37.0);
+    CHECK(s.max_load.variance() == 0.0);
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("assign: throwing and conditional binomials both match the exact multinomial") {
+    const auto exact = exp::assign_exact(exp::AssignModel::multinomial, 1000, 100, 1);
+    check_mean_and_variance(simulate(exp::AssignModel::multinomial, 1000, 100, 1, 100'000, 401,
+                                     exp::MultinomialMethod::throwing),
+                            exact);
+    check_mean_and_variance(simulate(exp::AssignModel::multinomial, 1000, 100, 1, 100'000, 402,
+                                     exp::MultinomialMethod::conditional),
+                            exact);
+  }
+
+  TEST_CASE("assign: the Poisson model matches its exact values") {
+    check_mean_and_variance(simulate(exp::AssignModel::poisson, 1000, 250, 1, 100'000, 403),
+                            exp::assign_exact(exp::AssignModel::poisson, 1000, 250, 1));
+  }
+
+  TEST_CASE("assign: groups of L under both models and both finishing rules") {
+    for (const auto model : {exp::AssignModel::multinomial, exp::AssignModel::poisson}) {
+      CAPTURE(exp::to_string(model));
+      const auto s = simulate(model, 300, 300, 3, 100'000, 404);
+      const auto exact = exp::assign_exact(model, 300, 300, 3);
+      check_mean_and_variance(s, exact);
+      CHECK(std::abs(s.unit_time.mean() - exact.unit_time) <= 4 * s.unit_time.mean_se());
+    }
+  }
+
+  TEST_CASE("assign: the models differ where the paper's approximation matters") {
+    // N = P = 30: the multinomial max is stochastically smaller than the
+    // Poisson max; the simulation must tell them apart.
+    const auto s = simulate(exp::AssignModel::multinomial, 30, 30, 1, 200'000, 405);
+    const auto poisson = exp::assign_exact(exp::AssignModel::poisson, 30, 30, 1);
+    CHECK(std::abs(s.max_load.mean() - poisson.mean) > 4 * s.max_load.mean_se());
+  }
+
+  TEST_CASE("assign: thread count does not change the sample") {
+    const auto one = simulate(exp::AssignModel::multinomial, 5000, 50, 1, 5'000, 406, std::nullopt, 1);
+    const auto two = simulate(exp::AssignModel::multinomial, 5000, 50, 1, 5'000, 406, std::nullopt, 2);
+    CHECK(one.max_load.mean() == two.max_load.mean());
+    CHECK(one.max_load.variance() == two.max_load.variance());
+  }
+}
