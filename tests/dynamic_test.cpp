@@ -1,0 +1,274 @@
+// Kimura–Ichiyoshi single-level dynamic load balancing: the heap simulator
+// against Definition 1 literally (and against a brute-force min-max over the
+// excluded sets), the deterministic closed form, the exponential-model
+// recursion, and Monte Carlo means against exact values.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "lbmc/analytic/dynamic.hpp"
+#include "lbmc/analytic/harmonic.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/rng.hpp"
+#include "lbmc/exp/dynamic.hpp"
+
+using namespace lbmc;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+exp::DynamicSample simulate(const exp::DynamicModel& model, std::int64_t reps, std::uint64_t seed, int threads = 2) {
+  engine::RunPlan plan;
+  plan.seed = seed;
+  plan.reps = reps;
+  plan.max_reps = reps;
+  plan.threads = threads;
+  plan.progress = engine::ProgressMode::never;
+  return exp::simulate_dynamic(model, plan);
+}
+
+// Definition 1 with Z_n by its own formula: the minimum, over every choice of
+// p−1 indices i_1 < … < i_{p−1} in 1..n−1, of the maximum of the other Y_k.
+// Exponential in n; n <= 12 only.
+double completion_time_minmax(const exp::DynamicInstance& instance, std::int64_t p) {
+  const std::size_t n = instance.r.size();
+  std::vector<double> y(n);
+  double birth = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    birth += instance.u[k];
+    double z = 0.0;
+    if (k + 1 > static_cast<std::size_t>(p)) {
+      z = kInf;
+      for (std::uint32_t excluded = 0; excluded < (1u << k); ++excluded) {
+        if (std::popcount(excluded) != static_cast<int>(p - 1)) continue;
+        double rest = -kInf;
+        for (std::size_t i = 0; i < k; ++i)
+          if ((excluded & (1u << i)) == 0) rest = std::max(rest, y[i]);
+        z = std::min(z, rest);
+      }
+    }
+    y[k] = std::max(birth, z) + instance.r[k];
+  }
+  return *std::max_element(y.begin(), y.end());
+}
+
+// Random production times too (Definition 1 allows any iid U_n), so that the
+// births O_n are not a regular grid.
+void randomize_production(exp::DynamicInstance& instance, engine::Generator& gen, double scale) {
+  for (double& u : instance.u) u = scale * engine::uniform01(gen);
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("dynamic: heap and literal simulators agree exactly") {
+    const exp::SubtaskModel models[] = {exp::SubtaskModel::deterministic, exp::SubtaskModel::exponential,
+                                        exp::SubtaskModel::uniform};
+    const double lambdas[] = {0.3, 1.0, 7.0, kInf};
+    int compared = 0;
+    for (const auto model : models) {
+      for (const std::int64_t p : {1, 2, 3, 5}) {
+        for (const double lambda : lambdas) {
+          for (const double nu : {1.0, 4.0, 9.0, 25.0}) {
+            const exp::DynamicModel m{model, p, 10.0, nu, lambda};
+            engine::Generator gen = engine::block_generator(17, static_cast<std::uint64_t>(compared));
+            exp::DynamicInstance instance;
+            for (int rep = 0; rep < 8; ++rep) {
+              exp::draw_instance(m, gen, instance);
+              if (rep % 2 == 1) randomize_production(instance, gen, 2.0);
+              const double fast = exp::completion_time(instance, p);
+              const double literal = exp::completion_time_literal(instance, p);
+              CHECK(fast == literal);
+              ++compared;
+            }
+          }
+        }
+      }
+    }
+    CHECK(compared == 3 * 4 * 4 * 4 * 8);
+  }
+
+  TEST_CASE("dynamic: literal order statistic equals the min-max of Definition 1") {
+    engine::Generator gen = engine::block_generator(5, 0);
+    exp::DynamicInstance instance;
+    for (const std::int64_t p : {1, 2, 3, 4}) {
+      for (int rep = 0; rep < 40; ++rep) {
+        const exp::DynamicModel m{exp::SubtaskModel::uniform, p, 6.0, 10.0, 2.0};
+        exp::draw_instance(m, gen, instance);
+        if (rep % 2 == 1) randomize_production(instance, gen, 0.5);
+        CHECK(exp::completion_time_literal(instance, p) == completion_time_minmax(instance, p));
+      }
+    }
+  }
+
+  TEST_CASE("dynamic: a hand-worked instance") {
+    // p = 2, U = 1 each, R = 5 1 1 3: O = 1 2 3 4; X_1 = 1, Y_1 = 6;
+    // X_2 = 2, Y_2 = 3; Z_3 = 2nd largest of {6, 3} = 3, X_3 = 3, Y_3 = 4;
+    // Z_4 = 2nd largest of {6, 3, 4} = 4, X_4 = 4, Y_4 = 7. T_2 = 7.
+    const exp::DynamicInstance instance{{5, 1, 1, 3}, {1, 1, 1, 1}};
+    CHECK(exp::completion_time(instance, 2) == 7.0);
+    CHECK(exp::completion_time_literal(instance, 2) == 7.0);
+    // One consumer: everything in sequence from O_1 = 1: 1 + 10 = 11.
+    CHECK(exp::completion_time(instance, 1) == 11.0);
+    // Four consumers: max(O_n + R_n) = max(6, 3, 4, 7) = 7; five: the same.
+    CHECK(exp::completion_time(instance, 4) == 7.0);
+    CHECK(exp::completion_time(instance, 5) == 7.0);
+  }
+
+  TEST_CASE("dynamic: deterministic closed form known values") {
+    // ρ = 0.5 (producer bottleneck): T = ν/λ + t1/ν = 16 + 2.
+    CHECK(analytic::deterministic_completion_time({4, 32.0, 16.0, 1.0}) == 18.0);
+    // ρ = 8: ⌈16/4⌉ = 4 rounds of 8, plus (16 − 12)/4 production = 33.
+    CHECK(analytic::deterministic_completion_time({4, 128.0, 16.0, 4.0}) == 33.0);
+    // ρ = 1: both forms give 8 + 2 = 10.
+    CHECK(analytic::dynamic_rho({2, 16.0, 8.0, 1.0}) == 1.0);
+    CHECK(analytic::deterministic_completion_time({2, 16.0, 8.0, 1.0}) == 10.0);
+    // λ = ∞: ⌈ν/p⌉ t1/ν.
+    CHECK(analytic::deterministic_completion_time({3, 12.0, 8.0, kInf}) == 4.5);
+    CHECK(analytic::deterministic_efficiency({4, 128.0, 16.0, 4.0}) == 128.0 / (4.0 * 33.0));
+  }
+
+  TEST_CASE("dynamic: deterministic model equals its closed form") {
+    // Dyadic parameters: every sum is exact, so simulator and closed form
+    // agree to the bit in both regimes.
+    int below = 0, above = 0;
+    for (const std::int64_t p : {1, 2, 3, 4, 7, 16}) {
+      for (const double nu : {1.0, 2.0, 5.0, 8.0, 13.0, 64.0, 100.0}) {
+        for (const double t1 : {1.0, 64.0, 1024.0}) {
+          for (const double lambda : {0.25, 1.0, 4.0, 32.0, kInf}) {
+            const double r = t1 / nu;
+            if (r != std::ldexp(std::round(std::ldexp(r, 40)), -40)) continue;  // keep dyadic r
+            const analytic::DynamicParams params{p, t1, nu, lambda};
+            (analytic::dynamic_rho(params) <= 1.0 ? below : above) += 1;
+            const exp::DynamicModel m{exp::SubtaskModel::deterministic, p, t1, nu, lambda};
+            engine::Generator gen = engine::block_generator(1, 0);
+            exp::DynamicInstance instance;
+            exp::draw_instance(m, gen, instance);
+            CHECK(exp::completion_time(instance, p) == analytic::deterministic_completion_time(params));
+          }
+        }
+      }
+    }
+    CHECK(below > 20);
+    CHECK(above > 20);
+    // Non-dyadic values: equal up to the rounding of ν additions.
+    for (const std::int64_t p : {2, 5, 12}) {
+      for (const double nu : {3.0, 7.0, 30.0, 97.0}) {
+        for (const double lambda : {0.3, 3.0, 70.0}) {
+          const analytic::DynamicParams params{p, 10.0, nu, lambda};
+          const exp::DynamicModel m{exp::SubtaskModel::deterministic, p, 10.0, nu, lambda};
+          const auto sample = simulate(m, 50, 3);
+          const double exact = analytic::deterministic_completion_time(params);
+          CHECK(std::abs(sample.t_p.mean() - exact) <= 4.0 * nu * 0x1.0p-52 * exact);
+          CHECK(sample.t_p.variance() <= 1e-24 * exact * exact);
+        }
+      }
+    }
+  }
+
+  TEST_CASE("dynamic: deterministic optimum and Proposition 1") {
+    const auto opt = analytic::deterministic_optimum(4, 100.0, 2.0);
+    for (std::int64_t nu = 1; nu <= 201; ++nu)
+      CHECK(analytic::deterministic_completion_time({4, 100.0, static_cast<double>(nu), 2.0}) >= opt.t_p);
+    CHECK(opt.efficiency == 100.0 / (4.0 * opt.t_p));
+    // Proposition 1's 1/η_max ≃ 1 + p²/(λ t1): the excess over 1 agrees to
+    // within a factor of 2 (the lower-order terms) for p = 32, λ t1 = 1e5.
+    const auto big = analytic::deterministic_optimum(32, 1e5, 1.0);
+    const double excess = 1.0 / big.efficiency - 1.0;
+    const double predicted = analytic::proposition1_inverse_max_efficiency(32, 1e5, 1.0) - 1.0;
+    CHECK(excess > 0.5 * predicted);
+    CHECK(excess < 2.0 * predicted);
+    // 1 + ρ p²/(λ t1) = 1 + p/ν.
+    CHECK(analytic::proposition1_inverse_efficiency({4, 100.0, 50.0, 2.0}) == doctest::Approx(1.08).epsilon(1e-15));
+  }
+
+  TEST_CASE("dynamic: Theorem 1 and Lemma 1 formulas") {
+    const analytic::DynamicParams params{8, 1000.0, 100.0, 4.0};  // ρ = 5
+    CHECK(analytic::dynamic_rho(params) == 5.0);
+    CHECK(analytic::theorem1_inverse_efficiency(params) ==
+          doctest::Approx(1.0 + 5.0 * 64.0 * std::log(8.0) / 4000.0).epsilon(1e-15));
+    CHECK(analytic::theorem1_inverse_efficiency(params, analytic::LogTerm::harmonic) ==
+          doctest::Approx(1.0 + 5.0 * 64.0 * (761.0 / 280.0) / 4000.0).epsilon(1e-15));
+    CHECK(analytic::theorem1_inverse_efficiency_bound(8, 1000.0, 4.0) ==
+          doctest::Approx(1.0 + 64.0 * std::log(8.0) / 4000.0).epsilon(1e-15));
+    CHECK(analytic::lemma1_expected_max(1, 3.0) == 3.0);
+    CHECK(analytic::lemma1_expected_max(2, 2.0) == 3.0);
+    CHECK(analytic::lemma1_expected_max(4, 12.0) == 25.0);
+    CHECK(analytic::lemma1_expected_max_log(4, 2.0) == 2.0 * std::log(4.0));
+  }
+
+  TEST_CASE("dynamic: exponential recursion limits") {
+    // λ = ∞ against its closed form.
+    for (const std::int64_t p : {1, 2, 5, 16}) {
+      for (const double nu : {1.0, 2.5, 10.0, 40.0}) {
+        const double chain = analytic::exponential_mean_completion_time({p, 7.0, nu, kInf});
+        const double closed = analytic::exponential_mean_completion_time_instant(p, 7.0, nu);
+        CHECK(chain == doctest::Approx(closed).epsilon(1e-13));
+      }
+    }
+    // ν = 1: one subtask, T = 1/λ + R.
+    CHECK(analytic::exponential_mean_completion_time({3, 5.0, 1.0, 2.0}) == doctest::Approx(5.5).epsilon(1e-15));
+    // Slow producer (u/r = 1000): the system is empty at every birth.
+    CHECK(analytic::exponential_mean_completion_time({3, 1.0, 10.0, 0.01}) ==
+          doctest::Approx(10.0 / 0.01 + 0.1).epsilon(1e-13));
+    // p = 1, λ = ∞: the whole task in sequence, E T = t1.
+    CHECK(analytic::exponential_mean_completion_time_instant(1, 7.0, 10.0) == doctest::Approx(7.0).epsilon(1e-14));
+  }
+
+  TEST_CASE("dynamic: results do not depend on the thread count") {
+    const exp::DynamicModel m{exp::SubtaskModel::exponential, 6, 50.0, 20.0, 3.0};
+    const auto one = simulate(m, 20000, 11, 1);
+    const auto four = simulate(m, 20000, 11, 4);
+    CHECK(one.t_p.count() == 20000);
+    CHECK(one.t_p.mean() == four.t_p.mean());
+    CHECK(one.t_p.variance() == four.t_p.variance());
+    CHECK(one.subtasks.mean() == four.subtasks.mean());
+  }
+
+  TEST_CASE("dynamic: invalid models are refused") {
+    using exp::SubtaskModel;
+    CHECK_THROWS_AS(exp::validate({SubtaskModel::deterministic, 0, 1.0, 1.0, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(exp::validate({SubtaskModel::deterministic, 2, 1.0, 2.5, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(exp::validate({SubtaskModel::uniform, 2, 1.0, 0.5, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(exp::validate({SubtaskModel::exponential, 2, -1.0, 2.0, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(exp::validate({SubtaskModel::exponential, 2, 1.0, 2.0, 0.0}), engine::InputError);
+    CHECK_NOTHROW(exp::validate({SubtaskModel::exponential, 2, 1.0, 2.5, kInf}));
+    CHECK_THROWS_AS(analytic::deterministic_completion_time({2, 1.0, 2.5, 1.0}), engine::InputError);
+    CHECK_THROWS_AS(exp::completion_time(exp::DynamicInstance{}, 2), engine::InputError);
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("dynamic: exponential model mean matches the death-chain recursion") {
+    struct Case {
+      std::int64_t p;
+      double t1, nu, lambda;
+    };
+    // ρ = λ t1/(ν p): 0.25, 1, 2.5, 10, ∞.
+    const Case cases[] = {{4, 10.0, 10.0, 1.0}, {4, 40.0, 10.0, 1.0}, {8, 100.0, 20.0, 4.0},
+                          {3, 60.0, 8.0, 4.0},  {5, 30.0, 12.0, kInf}, {2, 5.0, 1.5, 0.7}};
+    std::uint64_t seed = 100;
+    for (const Case& c : cases) {
+      const exp::DynamicModel m{exp::SubtaskModel::exponential, c.p, c.t1, c.nu, c.lambda};
+      const auto sample = simulate(m, 200000, seed++);
+      const double exact = analytic::exponential_mean_completion_time({c.p, c.t1, c.nu, c.lambda});
+      INFO("p = " << c.p << " nu = " << c.nu << " lambda = " << c.lambda << " mean = " << sample.t_p.mean()
+                  << " exact = " << exact << " se = " << sample.t_p.mean_se());
+      CHECK(std::abs(sample.t_p.mean() - exact) <= 4.0 * sample.t_p.mean_se());
+      CHECK(std::abs(sample.subtasks.mean() - c.nu) <= 4.0 * sample.subtasks.mean_se());
+    }
+  }
+
+  TEST_CASE("dynamic: uniform model with few subtasks") {
+    // ν <= p and λ = ∞: T_p = max of ν uniforms on [0, 2t1/ν), mean
+    // (2t1/ν)·ν/(ν+1).
+    const exp::DynamicModel m{exp::SubtaskModel::uniform, 4, 9.0, 3.0, kInf};
+    const auto sample = simulate(m, 200000, 7);
+    CHECK(std::abs(sample.t_p.mean() - 6.0 * 3.0 / 4.0) <= 4.0 * sample.t_p.mean_se());
+  }
+}
