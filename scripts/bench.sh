@@ -28,9 +28,9 @@ for arg in "$@"; do
 done
 
 if ((quick)); then
-  runs=3 target_s=0.1 floor_outputs=$((1 << 25)) floor_reps=5
+  runs=3 target_s=0.1 pilot_variates=2e6 floor_outputs=$((1 << 25)) floor_reps=5
 else
-  runs=5 target_s=0.5 floor_outputs=$((1 << 27)) floor_reps=7
+  runs=5 target_s=0.5 pilot_variates=1e7 floor_outputs=$((1 << 27)) floor_reps=7
 fi
 seed=20240601
 # The system interpreter: setup.sh installs python3-numpy for it (a pyenv
@@ -92,7 +92,7 @@ lbmc_median() {
   local unit=$1 per_rep=$2
   shift 2
   local pilot_reps rps ns out reps values=()
-  pilot_reps=$(awk -v v="$per_rep" 'BEGIN { r = int(2e6 / v); if (r < 64) r = 64; print r }')
+  pilot_reps=$(awk -v p="$pilot_variates" -v v="$per_rep" 'BEGIN { r = int(p / v); if (r < 64) r = 64; print r }')
   out=$(lbmc_once "$@" --reps "$pilot_reps")
   rps=${out#* }
   reps=$(awk -v t="$target_s" -v r="$rps" 'BEGIN { n = int(t * r + 0.5); if (n < 64) n = 64; print n }')
@@ -148,6 +148,23 @@ else
 fi
 
 threads_max=$(nproc)
+# warn_if_busy WHAT: a warning on stderr when other processes kept more than
+# 0.2 cores busy over the last second (from /proc/stat: user..steal fields).
+warn_if_busy() {
+  local a b busy
+  a=$(head -n1 /proc/stat 2>/dev/null) || return 0
+  sleep 1
+  b=$(head -n1 /proc/stat 2>/dev/null) || return 0
+  busy=$(awk -v a="$a" -v b="$b" -v cores="$(nproc)" 'BEGIN {
+    split(a, x); split(b, y); total = 0
+    for (i = 2; i <= 9; i++) total += y[i] - x[i]
+    idle = (y[5] - x[5]) + (y[6] - x[6])
+    if (total > 0) printf "%.2f\n", (total - idle) / total * cores }')
+  if [[ -n "$busy" ]] && awk -v b="$busy" 'BEGIN { exit !(b > 0.2) }'; then
+    log "warning: other processes kept $busy cores busy just before $1; wall-clock timings will be contended"
+  fi
+}
+warn_if_busy "the runs"
 laws=("normal:0,1" "exponential:1" "poisson:10" "binomial:4096,0.5")
 sizes=(16 1024 65536)
 
@@ -188,6 +205,21 @@ for kernel in maxload maxshift; do
   done
 done
 
+# ----------------------------------------------------------------- assign ---
+
+# Multinomial assignment by throwing (lbmc picks throwing for N <= 64 P), in
+# ns per task; one replication draws N tasks.
+for nodes in "1000 100" "1000000 1000000"; do
+  read -r tasks procs <<<"$nodes"
+  case_name="N=$tasks P=$procs"
+  log "assign $case_name"
+  result=$(lbmc_median variate "$tasks" assign --N "$tasks" --P "$procs" --seed "$seed" --threads 1)
+  read -r lbmc_ns lbmc_reps <<<"$result"
+  peer_ns=$(peer_median assign --n "$tasks" --bins "$procs" --total $((lbmc_reps * tasks)))
+  row assign "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
+    "$floor" "$(ratio "$lbmc_ns" "$floor")" 1
+done
+
 # ------------------------------------------------------------- direct-max ---
 
 n=65536
@@ -214,6 +246,7 @@ printf '%s\n' "${vs_brute[@]}"
 # ---------------------------------------------------------------- scaling ---
 
 law="normal:0,1" n=1024
+warn_if_busy "the scaling runs"
 for kernel in maxload maxshift; do
   extra=()
   [[ "$kernel" == maxload ]] && extra=("${brute[@]}")

@@ -16,6 +16,9 @@ Kernels
   maxload     rng.<law>(size=(r, n)).max(axis=1)
   maxshift    S = cumsum(loads, axis=1); V = S - k * S[:, -1:] / n;
               W = V[:, :-1].max(axis=1); D = abs(V).max(axis=1)
+  assign      N = --n tasks thrown to P = --bins processors:
+              rng.integers(0, P, (r, N)) counted with one bincount over
+              row-offset indices, then max(axis=1) (ns per task)
   direct-max  the maximum of n iid exponential loads by inversion of F^n,
               -mean * log(-expm1(log(U) / n)), one uniform per replication
               (exponential only: NumPy has no normal quantile function)
@@ -100,6 +103,16 @@ def make_maxshift(spec: str, n: int) -> Kernel:
     return kernel
 
 
+def make_assign(n: int, bins: int) -> Kernel:
+    def kernel(rng: np.random.Generator, reps: int) -> None:
+        targets = rng.integers(0, bins, size=(reps, n))
+        offsets = (np.arange(reps, dtype=np.int64) * bins)[:, None]
+        counts = np.bincount((targets + offsets).ravel(), minlength=reps * bins).reshape(reps, bins)
+        _sink[0] = counts.max(axis=1)
+
+    return kernel
+
+
 def make_direct_max(spec: str, n: int) -> Kernel:
     name, _, params_text = spec.partition(":")
     if name != "exponential":
@@ -129,9 +142,10 @@ def make_rng(kind: str) -> Kernel:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kernel", choices=["maxload", "maxshift", "direct-max", "rng-raw", "rng-integers", "rng-random"])
+    parser.add_argument("kernel", choices=["maxload", "maxshift", "assign", "direct-max", "rng-raw", "rng-integers", "rng-random"])
     parser.add_argument("--dist", default="normal:0,1", help="load law, lbmc syntax (default normal:0,1)")
-    parser.add_argument("--n", type=int, default=1, help="loads per replication")
+    parser.add_argument("--n", type=int, default=1, help="loads (tasks for assign) per replication")
+    parser.add_argument("--bins", type=int, default=1, help="assign: processors")
     parser.add_argument("--total", type=float, default=2**24, help="variates per repetition (accepts 1e7)")
     parser.add_argument("--seconds", type=float, default=None, help="lower --total so a repetition lasts about this long")
     parser.add_argument("--repeats", type=int, default=5, help="repetitions; the median is printed")
@@ -147,6 +161,8 @@ def main() -> int:
         kernel, per_row = make_maxload(args.dist, args.n), args.n
     elif args.kernel == "maxshift":
         kernel, per_row = make_maxshift(args.dist, args.n), args.n
+    elif args.kernel == "assign":
+        kernel, per_row = make_assign(args.n, args.bins), args.n
     elif args.kernel == "direct-max":
         kernel, per_row = make_direct_max(args.dist, args.n), 1
     else:
