@@ -2,6 +2,8 @@
 // exact values, with fixed seeds and 4-standard-error tolerances.
 #include <doctest/doctest.h>
 
+#include "test_plan.hpp"
+
 #include <cmath>
 
 #include "lbmc/analytic/balls_into_bins.hpp"
@@ -14,12 +16,7 @@ namespace {
 exp::AssignSample simulate(exp::AssignModel model, std::int64_t n, std::int64_t p, std::int64_t group,
                            std::int64_t reps, std::uint64_t seed,
                            std::optional<exp::MultinomialMethod> method = std::nullopt, int threads = 2) {
-  engine::RunPlan plan;
-  plan.seed = seed;
-  plan.reps = reps;
-  plan.max_reps = reps;
-  plan.threads = threads;
-  plan.progress = engine::ProgressMode::never;
+  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
   return exp::simulate_assign(model, n, p, group, plan, method);
 }
 

@@ -2,6 +2,8 @@
 // the exact law: two-sample KS distance and moments within standard errors.
 #include <doctest/doctest.h>
 
+#include "test_plan.hpp"
+
 #include <cmath>
 
 #include "lbmc/analytic/max_of_iid.hpp"
@@ -14,12 +16,7 @@ namespace {
 
 exp::MaxLoadSample simulate(const dist::LoadLaw& law, std::int64_t n, std::int64_t reps, std::uint64_t seed,
                             exp::MaxMethod method) {
-  engine::RunPlan plan;
-  plan.seed = seed;
-  plan.reps = reps;
-  plan.max_reps = reps;
-  plan.threads = 2;
-  plan.progress = engine::ProgressMode::never;
+  const engine::RunPlan plan = testing::fixed_plan(seed, reps);
   return exp::simulate_max_load(law, n, plan, method);
 }
 

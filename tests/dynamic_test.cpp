@@ -4,6 +4,8 @@
 // recursion, and Monte Carlo means against exact values.
 #include <doctest/doctest.h>
 
+#include "test_plan.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -23,12 +25,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 exp::DynamicSample simulate(const exp::DynamicModel& model, std::int64_t reps, std::uint64_t seed, int threads = 2) {
-  engine::RunPlan plan;
-  plan.seed = seed;
-  plan.reps = reps;
-  plan.max_reps = reps;
-  plan.threads = threads;
-  plan.progress = engine::ProgressMode::never;
+  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
   return exp::simulate_dynamic(model, plan);
 }
 

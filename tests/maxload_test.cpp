@@ -2,6 +2,8 @@
 // Fixed seeds; tolerances are 4 standard errors computed from each run.
 #include <doctest/doctest.h>
 
+#include "test_plan.hpp"
+
 #include <cmath>
 
 #include "lbmc/analytic/max_of_iid.hpp"
@@ -13,12 +15,7 @@ using namespace lbmc;
 namespace {
 
 exp::MaxLoadSample simulate(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed) {
-  engine::RunPlan plan;
-  plan.seed = seed;
-  plan.reps = reps;
-  plan.max_reps = reps;
-  plan.threads = 2;
-  plan.progress = engine::ProgressMode::never;
+  const engine::RunPlan plan = testing::fixed_plan(seed, reps);
   return exp::simulate_max_load(dist::parse_load_law(spec), n, plan);
 }
 

@@ -2,6 +2,8 @@
 // vectors, and the simulation against exact finite-n values.
 #include <doctest/doctest.h>
 
+#include "test_plan.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -16,12 +18,7 @@ namespace {
 
 exp::MaxShiftSample simulate(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed,
                              bool covariance = false, int threads = 2) {
-  engine::RunPlan plan;
-  plan.seed = seed;
-  plan.reps = reps;
-  plan.max_reps = reps;
-  plan.threads = threads;
-  plan.progress = engine::ProgressMode::never;
+  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
   return exp::simulate_max_shift(dist::parse_load_law(spec), n, covariance, plan);
 }
 
