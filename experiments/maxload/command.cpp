@@ -130,8 +130,7 @@ class MaxLoadCommand final : public Command {
   }
 
   int run(const std::string& command_line) override {
-    std::vector<dist::LoadLaw> laws;
-    for (const auto& spec : dists_) laws.push_back(parse_option("--dist", spec, dist::parse_load_law));
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists_);
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto alphas = parse_levels("--alpha", alpha_text_);
     if (method_text_ != "auto" && method_text_ != "brute" && method_text_ != "direct") {

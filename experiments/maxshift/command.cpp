@@ -100,14 +100,9 @@ class MaxShiftCommand final : public Command {
   }
 
   int run(const std::string& command_line) override {
-    std::vector<dist::LoadLaw> laws;
-    for (const auto& spec : dists_) {
-      const auto law = parse_option("--dist", spec, dist::parse_load_law);
-      if (!(dist::standard_deviation(law) > 0.0)) {
-        throw engine::InputError(fmt::format("--dist '{}': the shifts are normalised by sigma, which is 0", spec));
-      }
-      laws.push_back(law);
-    }
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
+      return dist::standard_deviation(law) > 0.0 ? nullptr : "the shifts are normalised by sigma, which is 0";
+    });
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 2); });
     const auto alphas = parse_levels("--alpha", alpha_text_);
     const RunSettings settings = check_run_options(run_text_);

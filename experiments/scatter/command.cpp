@@ -100,15 +100,9 @@ class ScatterCommand final : public Command {
   }
 
   int run(const std::string& command_line) override {
-    std::vector<dist::LoadLaw> laws;
-    for (const auto& spec : dists_) {
-      laws.push_back(parse_option("--dist", spec, dist::parse_load_law));
-      const double m = dist::mean(laws.back());
-      if (!(m > 0.0)) {
-        throw engine::InputError(
-            fmt::format("--dist: '{}' has mean {} (task times need a mean > 0)", spec, m));
-      }
-    }
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
+      return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
+    });
     const auto tasks =
         parse_option("--tasks", tasks_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto procs =

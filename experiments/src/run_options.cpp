@@ -85,6 +85,18 @@ RunSettings check_run_options(const RunOptionsText& text) {
   return s;
 }
 
+std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
+                                      const std::function<const char*(const dist::LoadLaw&)>& requirement) {
+  std::vector<dist::LoadLaw> laws;
+  for (const auto& spec : specs) {
+    laws.push_back(parse_option("--dist", spec, dist::parse_load_law));
+    if (const char* why = requirement ? requirement(laws.back()) : nullptr) {
+      throw InputError(fmt::format("--dist '{}': {}", spec, why));
+    }
+  }
+  return laws;
+}
+
 std::vector<double> parse_levels(const char* option, const std::string& text) {
   const auto levels = parse_option(option, text, engine::parse_real_list);
   for (double a : levels) {

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/errors.hpp"
 
@@ -64,6 +66,11 @@ auto parse_option(const char* option, const std::string& text, Parse parse) -> d
     throw engine::InputError(std::string(option) + ": " + e.what());
   }
 }
+
+//! The laws of a repeated --dist. `requirement`, when given, returns why a
+//! parsed law is unusable for the command (nullptr when it is fine).
+std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
+                                      const std::function<const char*(const dist::LoadLaw&)>& requirement = {});
 
 //! Levels α for --alpha: each in (0, 1).
 std::vector<double> parse_levels(const char* option, const std::string& text);
