@@ -16,6 +16,8 @@ TEST_SUITE("fast") {
     const auto reals = parse_real_list("0.1:1:+0.1");
     REQUIRE(reals.size() == 10);
     CHECK(reals.back() == 1.0);
+    CHECK(reals[2] == 0.3);  // the decimal meant, not 0.1 + 2·0.1 = 0.30000000000000004
+    CHECK(reals[6] == 0.7);
     CHECK(parse_integer("1e6") == 1000000);
     CHECK(parse_real("+2.5") == 2.5);
   }

@@ -63,6 +63,37 @@ TEST_SUITE("fast") {
     CHECK(whole.variance_se() == doctest::Approx(se_ref).epsilon(1e-7));
   }
 
+  TEST_CASE("moments: a batch by two passes agrees with a long double reference") {
+    auto gen = lbmc::engine::block_generator(11, 0);
+    // A large offset and a skewed spread: the case where sums of powers lose
+    // digits unless taken about the mean.
+    std::vector<double> x;
+    for (int i = 0; i < 4099; ++i) x.push_back(1e6 + std::pow(lbmc::engine::uniform01(gen), 3.0));
+    long double sum = 0;
+    for (double v : x) sum += v;
+    const long double n = static_cast<long double>(x.size());
+    const long double mean = sum / n;
+    long double s2 = 0, s4 = 0;
+    for (double v : x) {
+      const long double d = static_cast<long double>(v) - mean;
+      s2 += d * d;
+      s4 += d * d * d * d;
+    }
+    const double variance = static_cast<double>(s2 / (n - 1));
+    const double m4 = static_cast<double>(s4 / n);
+    const Moments batch = Moments::of(x);
+    CHECK(batch.count() == 4099);
+    CHECK(batch.mean() == doctest::Approx(static_cast<double>(mean)).epsilon(1e-15));
+    CHECK(batch.variance() == doctest::Approx(variance).epsilon(1e-12));
+    const double r = static_cast<double>(x.size());
+    const double se_ref = std::sqrt((m4 - variance * variance * (r - 3) / (r - 1)) / r);
+    CHECK(batch.variance_se() == doctest::Approx(se_ref).epsilon(1e-10));
+    Moments online;
+    for (double v : x) online.add(v);
+    CHECK(online.variance() == doctest::Approx(variance).epsilon(1e-9));
+    CHECK(Moments::of({}).count() == 0);
+  }
+
   TEST_CASE("moments: merging with an empty accumulator is the identity") {
     Moments a, empty;
     a.add(3.0);

@@ -2,7 +2,9 @@
 // histogram fallback past the cap.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
 
@@ -23,6 +25,32 @@ TEST_SUITE("fast") {
     CHECK(q.high > 50.0);
     CHECK(store.fraction_at_most(10.0) == doctest::Approx(0.10));
     CHECK(store.fraction_equal(10.0) == doctest::Approx(0.01));
+  }
+
+  TEST_CASE("quantile store: selected order statistics equal those of a full sort") {
+    auto gen = lbmc::engine::block_generator(5, 0);
+    QuantileStore store;
+    std::vector<double> values;
+    for (int i = 0; i < 10007; ++i) {
+      // Ties as well as distinct values.
+      const double x = i % 3 == 0 ? std::floor(10.0 * lbmc::engine::uniform01(gen)) : lbmc::engine::uniform01(gen);
+      store.add(x);
+      values.push_back(x);
+    }
+    std::sort(values.begin(), values.end());
+    const auto r = static_cast<double>(values.size());
+    // Levels read out of order, repeated, and at both ends.
+    for (double alpha : {0.5, 0.95, 0.05, 0.5, 1e-5, 0.99999, 0.3, 0.31, 0.7}) {
+      CAPTURE(alpha);
+      const auto q = store.quantile(alpha, 0.95);
+      const auto rank = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(alpha * r)));
+      CHECK(q.value == values[rank - 1]);
+      CHECK(q.low <= q.value);
+      CHECK(q.high >= q.value);
+      CHECK(std::binary_search(values.begin(), values.end(), q.low));
+      CHECK(std::binary_search(values.begin(), values.end(), q.high));
+    }
+    CHECK(store.sorted_values() == values);
   }
 
   TEST_CASE("quantile store: interval ranks have the binomial coverage") {

@@ -1,8 +1,10 @@
 // Number and list parsing for the command line.
 #include "lbmc/engine/lists.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include <fmt/format.h>
@@ -52,12 +54,15 @@ Range parse_range(std::string_view item, const std::vector<std::string_view>& pa
 }
 
 // Expands a range with exact arithmetic on the index, so 0.1:1:+0.1 ends at 1.
+// Each value is rounded to 15 significant digits, the decimal the user meant
+// (0.1 + 2·0.1 is 0.30000000000000004 in binary; the range gives 0.3).
 std::vector<double> expand(std::string_view item, const Range& r) {
   std::vector<double> values;
   const double slack = 1e-9 * std::max(std::abs(r.first), std::abs(r.last));
   for (std::size_t i = 0;; ++i) {
-    const double v = r.kind == '+' ? r.first + static_cast<double>(i) * r.step
-                                   : r.first * std::pow(r.step, static_cast<double>(i));
+    const double raw = r.kind == '+' ? r.first + static_cast<double>(i) * r.step
+                                     : r.first * std::pow(r.step, static_cast<double>(i));
+    const double v = std::strtod(fmt::format("{:.15g}", raw).c_str(), nullptr);
     if (v > r.last + slack) break;
     values.push_back(std::abs(v - r.last) <= slack ? r.last : v);
     if (values.size() > kMaxListLength) {
@@ -119,5 +124,18 @@ std::vector<std::int64_t> parse_integer_list(std::string_view text, std::int64_t
 }
 
 std::vector<double> parse_real_list(std::string_view text) { return parse_items(text); }
+
+std::vector<std::string> parse_name_list(std::string_view text, const std::vector<std::string>& allowed) {
+  std::vector<std::string> names;
+  for (std::string_view item : split(text, ',')) {
+    if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
+      std::string choices;
+      for (const auto& a : allowed) choices += (choices.empty() ? "" : ", ") + a;
+      throw InputError(fmt::format("'{}' is not one of {}", item, choices));
+    }
+    if (std::find(names.begin(), names.end(), item) == names.end()) names.emplace_back(item);
+  }
+  return names;
+}
 
 }  // namespace lbmc::engine

@@ -34,6 +34,7 @@ void QuantileStore::merge(const QuantileStore& other) {
   }
   values_.insert(values_.end(), other.values_.begin(), other.values_.end());
   sorted_ = false;
+  placed_.clear();
   if (values_.size() > cap_) to_histogram();
 }
 
@@ -79,7 +80,7 @@ void QuantileStore::bin(double x) {
 }
 
 double QuantileStore::order_statistic(std::int64_t rank) const {
-  if (!binned_) return sorted_values()[static_cast<std::size_t>(rank - 1)];
+  if (!binned_) return select(static_cast<std::size_t>(rank - 1));
   if (rank <= underflow_ || rank > binned_count_ - overflow_) {
     return std::numeric_limits<double>::quiet_NaN();  // outside the histogram's range
   }
@@ -142,6 +143,21 @@ double QuantileStore::fraction_equal(double x) const {
     return std::numeric_limits<double>::quiet_NaN();
   }
   return static_cast<double>(hits) / static_cast<double>(count());
+}
+
+double QuantileStore::select(std::size_t position) const {
+  if (sorted_) return values_[position];
+  // Between the nearest positions already placed lie exactly the values of
+  // those ranks, so selecting within that range places `position` too.
+  const auto next = std::lower_bound(placed_.begin(), placed_.end(), position);
+  if (next != placed_.end() && *next == position) return values_[position];
+  const std::size_t lo = next == placed_.begin() ? 0 : *(next - 1) + 1;
+  const std::size_t hi = next == placed_.end() ? values_.size() : *next;
+  const auto begin = values_.begin();
+  std::nth_element(begin + static_cast<std::ptrdiff_t>(lo), begin + static_cast<std::ptrdiff_t>(position),
+                   begin + static_cast<std::ptrdiff_t>(hi));
+  placed_.insert(next, position);
+  return values_[position];
 }
 
 const std::vector<double>& QuantileStore::sorted_values() const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,5 +22,8 @@ std::int64_t parse_integer(std::string_view text);
 std::vector<std::int64_t> parse_integer_list(std::string_view text, std::int64_t minimum);
 //! A list of reals with ranges.
 std::vector<double> parse_real_list(std::string_view text);
+//! A list of names, each one of `allowed`, in the order given, repeats
+//! dropped ("multinomial,poisson").
+std::vector<std::string> parse_name_list(std::string_view text, const std::vector<std::string>& allowed);
 
 }  // namespace lbmc::engine

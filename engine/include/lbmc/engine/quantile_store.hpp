@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace lbmc::engine {
@@ -42,8 +43,11 @@ class QuantileStore {
   void add(double x) {
     values_.push_back(x);
     sorted_ = false;
+    placed_.clear();
   }
   void reserve(std::size_t count) { values_.reserve(count); }
+  //! The values held exactly, in the order added until a read reorders them.
+  std::span<const double> held_values() const noexcept { return values_; }
   //! Appends `other` (which must still hold exact values, as block stores do).
   void merge(const QuantileStore& other);
 
@@ -65,11 +69,16 @@ class QuantileStore {
   void bin(double x);
   // The value of the r-th smallest observation, 1-based.
   double order_statistic(std::int64_t rank) const;
+  // The value at 0-based `position` of the sorted exact values, found by
+  // selection (O(R) for the first, less for later ones) rather than a sort.
+  double select(std::size_t position) const;
 
   std::size_t cap_ = kDefaultCap;
-  // Sorted lazily, in place, on the first read.
+  // Exact values. Quantile reads place the order statistics they need by
+  // selection (positions in placed_, ascending); sorted_values() sorts all.
   mutable std::vector<double> values_;
   mutable bool sorted_ = true;
+  mutable std::vector<std::size_t> placed_;
   bool binned_ = false;
   bool unit_bins_ = false;
   double origin_ = 0.0;
