@@ -53,6 +53,9 @@ class ReproduceCommand final : public Command {
     for (const Paper& p : papers()) ids += " " + p.id;
     app.add_option("paper", paper_, "paper id or all:" + ids)->required();
     app.add_flag("--quick", quick_, "a tenth of the replications");
+    app.footer(
+        "Writes OUT/<paper>/claims.csv and claims.md; with `all` also OUT/SUMMARY.md (verdict counts and one\n"
+        "line per claim) and OUT/ERRATA.md (the printed numbers that are not reproduced, with the reason).");
     app.add_option("--out", out_, "results folder")->capture_default_str();
     app.add_option("--seed", seed_text_, "master seed")->capture_default_str();
     app.add_option("--threads", threads_text_, "OpenMP threads (default: all)");
@@ -82,6 +85,7 @@ class ReproduceCommand final : public Command {
     ctx.threads = settings.threads;
     ctx.quick = quick_;
     ctx.progress = settings.progress;
+    std::vector<PaperClaims> reproduced;
     for (const Paper& paper : selected) {
       std::vector<Claim> claims;
       for (ClaimPart part : paper.parts) {
@@ -97,6 +101,12 @@ class ReproduceCommand final : public Command {
       std::fputs(markdown.c_str(), stdout);
       std::fputs("\n", stdout);
       if (!quiet_) std::fprintf(stderr, "lbmc reproduce: %zu claims written to %s/\n", claims.size(), dir.c_str());
+      reproduced.push_back({paper.id, paper.title, std::move(claims)});
+    }
+    if (paper_ == "all") {
+      engine::write_file_atomically(out_ + "/SUMMARY.md", summary_markdown(reproduced));
+      engine::write_file_atomically(out_ + "/ERRATA.md", errata_markdown(reproduced));
+      if (!quiet_) std::fprintf(stderr, "lbmc reproduce: %s/SUMMARY.md and %s/ERRATA.md written\n", out_.c_str(), out_.c_str());
     }
     return 0;
   }

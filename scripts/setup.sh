@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ make cmake git
   libeigen3-dev libboost-dev libpcg-cpp-dev doctest-dev
-  libcli11-dev libfmt-dev nlohmann-json3-dev python3-numpy
+  libcli11-dev libfmt-dev nlohmann-json3-dev python3-numpy gnuplot-nox
 )
 
 missing=()

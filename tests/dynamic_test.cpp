@@ -1,7 +1,9 @@
-// Kimura–Ichiyoshi single-level dynamic load balancing: the heap simulator
-// against Definition 1 literally (and against a brute-force min-max over the
-// excluded sets), the deterministic closed form, the exponential-model
-// recursion, and Monte Carlo means against exact values.
+// Kimura–Ichiyoshi dynamic load balancing: the heap simulator against
+// Definition 1 literally (and against a brute-force min-max over the excluded
+// sets) for the paper's models and any law, multi-level schemes against the
+// deterministic closed form applied level by level, the exponential-model
+// recursion, the ν search and its common random numbers, the exponent fit,
+// thread-count invariance, and Monte Carlo means against exact values.
 #include <doctest/doctest.h>
 
 #include "test_plan.hpp"
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "lbmc/analytic/dynamic.hpp"
@@ -17,12 +20,20 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/exp/dynamic.hpp"
+#include "lbmc/exp/dynamic_search.hpp"
 
 using namespace lbmc;
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A single-level model with other laws for R_n and U_n.
+exp::DynamicModel with_laws(exp::DynamicModel m, dist::LoadLaw r, std::optional<dist::LoadLaw> u = std::nullopt) {
+  m.r_law = r;
+  m.u_law = u;
+  return m;
+}
 
 exp::DynamicSample simulate(const exp::DynamicModel& model, std::int64_t reps, std::uint64_t seed, int threads = 2) {
   const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
@@ -238,6 +249,170 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(analytic::deterministic_completion_time({2, 1.0, 2.5, 1.0}), engine::InputError);
     CHECK_THROWS_AS(exp::completion_time(exp::DynamicInstance{}, 2), engine::InputError);
   }
+
+  TEST_CASE("dynamic: heap and literal simulators agree exactly for any law") {
+    const dist::LoadLaw r_laws[] = {dist::Poisson{3.0}, dist::Binomial{10, 0.3}, dist::Uniform{1.0, 3.0},
+                                    dist::Exponential{5.0}, dist::Constant{2.0}};
+    const std::optional<dist::LoadLaw> u_laws[] = {std::nullopt, dist::Exponential{1.0}, dist::Poisson{2.0}};
+    int compared = 0;
+    for (const auto& r : r_laws) {
+      for (const auto& u : u_laws) {
+        for (const std::int64_t p : {1, 2, 5}) {
+          const exp::DynamicModel m =
+              with_laws({exp::SubtaskModel::exponential, p, 10.0, 12.0, 0.7}, r, u);
+          exp::DynamicSimulator sim(m);
+          engine::Generator gen = engine::block_generator(23, static_cast<std::uint64_t>(compared));
+          exp::DynamicInstance instance;
+          for (int rep = 0; rep < 6; ++rep) {
+            sim.draw_instance(gen, instance);
+            CHECK(exp::completion_time(instance, p) == exp::completion_time_literal(instance, p));
+            ++compared;
+          }
+        }
+      }
+    }
+    CHECK(compared == 5 * 3 * 3 * 6);
+  }
+
+  TEST_CASE("dynamic: laws are rescaled to the model means") {
+    // R = (t1/ν)·X/E X and U = (1/λ)·X/E X: a constant law gives the
+    // deterministic model's instance exactly.
+    const exp::DynamicModel det{exp::SubtaskModel::deterministic, 3, 12.0, 6.0, 4.0};
+    engine::Generator g1 = engine::block_generator(1, 0), g2 = engine::block_generator(1, 0);
+    exp::DynamicInstance a, b;
+    exp::draw_instance(det, g1, a);
+    exp::draw_instance(with_laws(det, dist::Constant{7.0}, dist::Constant{3.0}), g2, b);
+    CHECK(a.r == b.r);
+    CHECK(a.u == b.u);
+    CHECK(exp::uses_model_laws(with_laws(det, dist::Constant{7.0})));
+    CHECK_FALSE(exp::uses_model_laws(with_laws(det, dist::Exponential{1.0})));
+    CHECK(exp::uses_model_laws(with_laws({exp::SubtaskModel::uniform, 3, 1.0, 2.0, 1.0}, dist::Uniform{0.0, 5.0})));
+    CHECK_FALSE(exp::uses_model_laws(with_laws({exp::SubtaskModel::uniform, 3, 1.0, 2.0, 1.0}, dist::Uniform{1.0, 5.0})));
+  }
+
+  TEST_CASE("dynamic: two-level deterministic scheme equals the closed form level by level") {
+    // Every group takes a task of size m = t1/ν_1, splits it into ν_2 pieces
+    // and finishes in S = T(p_2, m, ν_2, λ) after its onset; the root is the
+    // deterministic model with R_n ≡ S, i.e. T(p_1, ν_1·S, ν_1, λ).
+    int compared = 0;
+    for (const auto& fan : std::vector<std::vector<std::int64_t>>{{2, 2}, {4, 2}, {3, 5}, {8, 4}}) {
+      for (const double nu1 : {1.0, 4.0, 16.0, 40.0}) {
+        for (const double nu2 : {1.0, 2.0, 8.0, 32.0}) {
+          for (const double lambda : {0.25, 1.0, 64.0}) {
+            exp::DynamicModel m{exp::SubtaskModel::deterministic, fan[0] * fan[1], 1024.0, nu1, lambda};
+            m.fanout = fan;
+            m.inner_nu = {nu2};
+            const double s = analytic::deterministic_completion_time({fan[1], 1024.0 / nu1, nu2, lambda});
+            const double expected = analytic::deterministic_completion_time({fan[0], nu1 * s, nu1, lambda});
+            exp::DynamicSimulator sim(m);
+            engine::Generator gen = engine::block_generator(3, 0);
+            CHECK(sim.completion_time(gen) == doctest::Approx(expected).epsilon(1e-12));
+            CHECK(sim.last_work() == doctest::Approx(1024.0).epsilon(1e-12));
+            ++compared;
+          }
+        }
+      }
+    }
+    CHECK(compared == 4 * 4 * 4 * 3);
+  }
+
+  TEST_CASE("dynamic: multi-level groups are Definition 1 on the group times") {
+    // The root instance of a three-level exponential scheme holds the group
+    // completion times as R_n; Definition 1 literally on it gives T_p.
+    exp::DynamicModel m{exp::SubtaskModel::exponential, 12, 200.0, 6.0, 3.0};
+    m.fanout = {3, 2, 2};
+    CHECK(exp::level_nus(m).size() == 3);
+    exp::DynamicSimulator sim(m);
+    for (std::uint64_t rep = 0; rep < 20; ++rep) {
+      engine::Generator g1 = engine::block_generator(9, rep), g2 = engine::block_generator(9, rep);
+      exp::DynamicInstance instance;
+      sim.draw_instance(g1, instance);
+      exp::DynamicSimulator again(m);
+      CHECK(again.completion_time(g2) == exp::completion_time_literal(instance, 3));
+    }
+  }
+
+  TEST_CASE("dynamic: the rho = 1 rule of the inner levels") {
+    // ν_k = λ m_{k−1}/P_k: with ν_1 = λ t1/p every inner level gets ν = p_1.
+    exp::DynamicModel m{exp::SubtaskModel::deterministic, 32, 3200.0, 100.0, 1.0};
+    m.fanout = {4, 8};
+    const auto nus = exp::level_nus(m);
+    REQUIRE(nus.size() == 2);
+    CHECK(nus[1] == 4.0);
+    CHECK(exp::DynamicSimulator(m).expected_leaves() == 400.0);
+  }
+
+  TEST_CASE("dynamic: deterministic optimum equals Proposition 1 when lambda t1 >= p^2") {
+    // ν = kp with ρ >= 1 gives T = t1/p + p/λ, and no ν does better (see
+    // dynamic_search.hpp), so 1/η_max = 1 + p²/(λ t1) exactly.
+    for (const std::int64_t p : {2, 3, 8, 16}) {
+      for (const double t1 : {300.0, 1000.0, 4096.0}) {
+        for (const double lambda : {1.0, 2.5}) {
+          if (lambda * t1 < static_cast<double>(p * p)) continue;
+          const auto opt = analytic::deterministic_optimum(p, t1, lambda);
+          CHECK(1.0 / opt.efficiency ==
+                doctest::Approx(analytic::proposition1_inverse_max_efficiency(p, t1, lambda)).epsilon(1e-13));
+        }
+      }
+    }
+  }
+
+  TEST_CASE("dynamic: exponent fit recovers exact exponents") {
+    std::vector<double> p, t1;
+    for (const double x : {4.0, 8.0, 16.0, 64.0, 256.0, 1024.0}) {
+      p.push_back(x);
+      t1.push_back(3.0 * std::pow(x, 1.5) * std::pow(std::log(x), 1.5));
+    }
+    const exp::ExponentFit fit = exp::fit_isoefficiency(p, t1, 1.5);
+    CHECK(fit.alpha == doctest::Approx(1.5).epsilon(1e-9));
+    CHECK(fit.beta == doctest::Approx(1.5).epsilon(1e-9));
+    CHECK(fit.c == doctest::Approx(std::log(3.0)).epsilon(1e-9));
+    CHECK(fit.alpha_se < 1e-6);
+    CHECK(fit.alpha_fixed_beta == doctest::Approx(1.5).epsilon(1e-9));
+    CHECK(analytic::isoefficiency_alpha(1) == 2.0);
+    CHECK(analytic::isoefficiency_beta(1) == 1.0);
+    CHECK(analytic::isoefficiency_alpha(2) == 1.5);
+    CHECK(analytic::isoefficiency_beta(3) == 2.0);
+  }
+
+  TEST_CASE("dynamic: search results do not depend on the thread count") {
+    const exp::DynamicModel m{exp::SubtaskModel::exponential, 8, 300.0, 1.0, 1.0};
+    const auto one = exp::optimize_nu(m, testing::fixed_plan(4, 3000, 1), 0.95);
+    const auto two = exp::optimize_nu(m, testing::fixed_plan(4, 3000, 2), 0.95);
+    const auto three = exp::optimize_nu(m, testing::fixed_plan(4, 3000, 3), 0.95);
+    CHECK(one.nu == two.nu);
+    CHECK(one.nu == three.nu);
+    CHECK(one.nu_low == three.nu_low);
+    CHECK(one.nu_high == three.nu_high);
+    CHECK(one.t_p.value == two.t_p.value);
+    CHECK(one.t_p.value == three.t_p.value);
+    CHECK(one.t_p.se == three.t_p.se);
+    exp::DynamicModel multi{exp::SubtaskModel::uniform, 12, 500.0, 10.0, 2.0};
+    multi.fanout = {3, 4};
+    const auto a = simulate(multi, 5000, 8, 1);
+    const auto b = simulate(multi, 5000, 8, 3);
+    CHECK(a.t_p.mean() == b.t_p.mean());
+    CHECK(a.t_p.variance() == b.t_p.variance());
+  }
+
+  TEST_CASE("dynamic: invalid laws and fan-outs are refused") {
+    using exp::SubtaskModel;
+    const exp::DynamicModel m{SubtaskModel::exponential, 4, 10.0, 5.0, 1.0};
+    CHECK_THROWS_AS(exp::validate(with_laws(m, dist::Normal{1.0, 1.0})), engine::InputError);
+    CHECK_THROWS_AS(exp::validate(with_laws(m, dist::Poisson{0.0})), engine::InputError);
+    CHECK_THROWS_AS(exp::validate(with_laws(m, dist::Constant{1.0}, dist::Uniform{-1.0, 1.0})), engine::InputError);
+    exp::DynamicModel bad = m;
+    bad.fanout = {2, 3};
+    CHECK_THROWS_AS(exp::validate(bad), engine::InputError);
+    bad.fanout = {2, 2};
+    bad.inner_nu = {2.0, 3.0};
+    CHECK_THROWS_AS(exp::validate(bad), engine::InputError);
+    bad.inner_nu = {};
+    bad.lambda = kInf;
+    CHECK_THROWS_AS(exp::validate(bad), engine::InputError);
+    CHECK_THROWS_AS(exp::optimize_nu({SubtaskModel::exponential, 4, 10.0, 1.0, kInf}, testing::fixed_plan(1, 10), 0.95),
+                    engine::InputError);
+  }
 }
 
 TEST_SUITE("statistical") {
@@ -267,5 +442,51 @@ TEST_SUITE("statistical") {
     const exp::DynamicModel m{exp::SubtaskModel::uniform, 4, 9.0, 3.0, kInf};
     const auto sample = simulate(m, 200000, 7);
     CHECK(std::abs(sample.t_p.mean() - 6.0 * 3.0 / 4.0) <= 4.0 * sample.t_p.mean_se());
+  }
+
+  TEST_CASE("dynamic: any law for R_n against the maximum of iid subtasks") {
+    // λ = ∞ and ν <= p: T_p = max of ν iid R_n, R = (t1/ν)·X/2 with X uniform
+    // on [1, 3): E max X = 1 + 2ν/(ν + 1).
+    const exp::DynamicModel m = with_laws({exp::SubtaskModel::deterministic, 8, 12.0, 6.0, kInf}, dist::Uniform{1.0, 3.0});
+    const auto sample = simulate(m, 200000, 31);
+    const double expected = (12.0 / 6.0) * (1.0 + 2.0 * 6.0 / 7.0) / 2.0;
+    CHECK(std::abs(sample.t_p.mean() - expected) <= 4.0 * sample.t_p.mean_se());
+    // Exponential production times and negligible subtasks: T_p = O_N + R_N
+    // ≈ O_N, the sum of ν production times, of mean ν/λ.
+    const exp::DynamicModel u = with_laws({exp::SubtaskModel::deterministic, 1, 1e-300, 5.0, 2.0}, dist::Constant{1.0},
+                                          dist::Exponential{1.0});
+    const auto su = simulate(u, 200000, 32);
+    CHECK(std::abs(su.t_p.mean() - 2.5) <= 4.0 * su.t_p.mean_se());
+  }
+
+  TEST_CASE("dynamic: control-variate mean at the searched nu matches the recursion") {
+    for (const std::int64_t p : {4, 8}) {
+      const double t1 = 4.0 * static_cast<double>(p * p) * std::log(static_cast<double>(p));
+      const exp::DynamicModel m{exp::SubtaskModel::exponential, p, t1, 1.0, 1.0};
+      const auto opt = exp::optimize_nu(m, testing::fixed_plan(40 + static_cast<std::uint64_t>(p), 20000), 0.95);
+      const double exact = analytic::exponential_mean_completion_time({p, t1, opt.nu, 1.0});
+      INFO("p = " << p << " nu = " << opt.nu << " mean = " << opt.t_p.value << " se = " << opt.t_p.se
+                  << " exact = " << exact);
+      CHECK(std::abs(opt.t_p.value - exact) <= 4.0 * opt.t_p.se);
+      CHECK(opt.nu_low <= opt.nu);
+      CHECK(opt.nu <= opt.nu_high);
+      // The control variate removes most of the task-size spread: its se is
+      // well below the plain se sd(T_p)/√n >= t1/(p√n) (T_1 has sd t1).
+      CHECK(opt.t_p.se < 0.3 * t1 / static_cast<double>(p) / std::sqrt(20000.0));
+    }
+  }
+
+  TEST_CASE("dynamic: Lemma 1 by brute force and by inversion against H_p") {
+    for (const bool direct : {false, true}) {
+      for (const std::int64_t p : {1, 7, 300}) {
+        const auto m = exp::simulate_max_exponential(p, direct, testing::fixed_plan(60 + static_cast<std::uint64_t>(p), 100000));
+        INFO("p = " << p << " direct = " << direct << " mean = " << m.mean() << " se = " << m.mean_se());
+        CHECK(std::abs(m.mean() - analytic::harmonic(p)) <= 4.0 * m.mean_se());
+        // Var max = Σ_{k<=p} 1/k² (Rényi): the sample variance within 5%.
+        double var = 0.0;
+        for (std::int64_t k = 1; k <= p; ++k) var += 1.0 / static_cast<double>(k * k);
+        CHECK(m.variance() == doctest::Approx(var).epsilon(0.05));
+      }
+    }
   }
 }

@@ -27,7 +27,12 @@ void require_integer_nu(double nu, const char* what) {
 }
 
 double log_term_value(std::int64_t p, LogTerm log_term) {
-  return log_term == LogTerm::harmonic ? harmonic(p) : std::log(static_cast<double>(p));
+  switch (log_term) {
+    case LogTerm::harmonic: return harmonic(p);
+    case LogTerm::harmonic_excess: return harmonic(p) - 1.0;
+    case LogTerm::natural_log: break;
+  }
+  return std::log(static_cast<double>(p));
 }
 
 // v <- v·exp(Q u) for the pure-death chain on {0..K} with rates μ·min(k,p),
@@ -120,6 +125,24 @@ double theorem1_inverse_efficiency(const DynamicParams& params, LogTerm log_term
 double theorem1_inverse_efficiency_bound(std::int64_t p, double t1, double lambda, LogTerm log_term) {
   const auto pd = static_cast<double>(p);
   return 1.0 + pd * pd * log_term_value(p, log_term) / (lambda * t1);
+}
+
+double theorem2_inverse_efficiency_bound(const DynamicParams& params, double c) {
+  const auto p = static_cast<double>(params.p);
+  return 1.0 + dynamic_rho(params) * p * p * (std::log(p) + c) / (params.lambda * params.t1);
+}
+
+double corollary1_efficiency_bound(std::int64_t p, double nu, double c) {
+  const auto pd = static_cast<double>(p);
+  return 1.0 - pd * (std::log(pd) + c) / nu;
+}
+
+double isoefficiency_alpha(int levels) { return (levels + 1.0) / levels; }
+
+double isoefficiency_beta(int levels) { return (levels + 1.0) / 2.0; }
+
+double theorem4_root_degree(double p, int levels) {
+  return std::pow(p, 1.0 / levels) * std::pow(std::log(p), 1.0 / (levels - 1.0));
 }
 
 double lemma1_expected_max(std::int64_t p, double sigma) { return sigma * harmonic(p); }

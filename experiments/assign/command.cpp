@@ -35,9 +35,10 @@ class AssignCommand final : public Command {
   void attach(CLI::App& app) override {
     app.add_option("--N", n_text_, "tasks: list or range")->capture_default_str();
     app.add_option("--P", p_text_, "processors: list or range")->capture_default_str();
-    app.add_option("--group", group_text_, "L processors share one queue (L divides every P)")
+    app.add_option("--group", group_text_, "L processors share one queue: list (each L divides every P)")
         ->capture_default_str();
-    app.add_option("--model", model_text_, "multinomial|poisson: the model simulated")->capture_default_str();
+    app.add_option("--model", model_text_, "the models simulated: multinomial, poisson or both (comma list)")
+        ->capture_default_str();
     app.add_flag("--solve-P", solve_p_, "per --lambda, the largest P with efficiency >= --target (Poisson model)");
     app.add_option("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P")->capture_default_str();
     app.add_option("--target", target_text_, "with --solve-P: the efficiency to reach")->capture_default_str();
@@ -54,20 +55,28 @@ class AssignCommand final : public Command {
     if (solve_p_) return solve_p(command_line);
     const auto tasks = parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto procs = parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
-    const auto group = parse_option("--group", group_text_, engine::parse_integer);
-    if (group < 1) throw engine::InputError(fmt::format("--group: '{}' must be >= 1", group_text_));
-    for (const std::int64_t p : procs) {
-      if (p % group != 0) throw engine::InputError(fmt::format("--group {}: does not divide --P {}", group, p));
+    const auto groups =
+        parse_option("--group", group_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    for (const std::int64_t group : groups) {
+      for (const std::int64_t p : procs) {
+        if (p % group != 0) throw engine::InputError(fmt::format("--group {}: does not divide --P {}", group, p));
+      }
     }
-    if (model_text_ != "multinomial" && model_text_ != "poisson") {
-      throw engine::InputError(fmt::format("--model: '{}' is not multinomial or poisson", model_text_));
+    std::vector<AssignModel> models;
+    for (const auto& name : parse_option("--model", model_text_, [](const std::string& t) {
+           return engine::parse_name_list(t, {"multinomial", "poisson"});
+         })) {
+      models.push_back(name == "poisson" ? AssignModel::poisson : AssignModel::multinomial);
     }
-    const AssignModel model = model_text_ == "poisson" ? AssignModel::poisson : AssignModel::multinomial;
     const RunSettings settings = check_run_options(run_text_);
 
     Report report("assign", {"model", "N", "P", "group"}, settings, command_line);
-    for (const std::int64_t n : tasks) {
-      for (const std::int64_t p : procs) run_point(model, n, p, group, settings, report);
+    for (const AssignModel model : models) {
+      for (const std::int64_t n : tasks) {
+        for (const std::int64_t p : procs) {
+          for (const std::int64_t group : groups) run_point(model, n, p, group, settings, report);
+        }
+      }
     }
     return report.finish();
   }

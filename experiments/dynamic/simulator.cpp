@@ -1,5 +1,6 @@
-// Event simulation of Kimura–Ichiyoshi's Definition 1: the consumer min-heap,
-// the literal order-statistic transcription, and the replication kernel.
+// Event simulation of Kimura–Ichiyoshi's Definition 1 and its multi-level
+// iteration: the consumer min-heap, the literal order-statistic transcription,
+// the recursive multi-level simulator, and the replication kernel.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -42,16 +43,103 @@ void check_instance(const DynamicInstance& instance, std::int64_t p) {
 
 }  // namespace
 
+const char* to_string(SubtaskModel model) {
+  switch (model) {
+    case SubtaskModel::deterministic: return "deterministic";
+    case SubtaskModel::exponential: return "exponential";
+    case SubtaskModel::uniform: return "uniform";
+  }
+  return "";
+}
+
+dist::LoadLaw subtask_law(const DynamicModel& model) {
+  if (model.r_law) return *model.r_law;
+  switch (model.model) {
+    case SubtaskModel::deterministic: return dist::Constant{1.0};
+    case SubtaskModel::exponential: return dist::Exponential{1.0};
+    case SubtaskModel::uniform: return dist::Uniform{0.0, 2.0};
+  }
+  return dist::Constant{1.0};
+}
+
+dist::LoadLaw production_law(const DynamicModel& model) { return model.u_law.value_or(dist::Constant{1.0}); }
+
+bool uses_model_laws(const DynamicModel& model) {
+  const dist::LoadLaw r = subtask_law(model);
+  const bool r_ok = (model.model == SubtaskModel::deterministic && std::holds_alternative<dist::Constant>(r)) ||
+                    (model.model == SubtaskModel::exponential && std::holds_alternative<dist::Exponential>(r)) ||
+                    (model.model == SubtaskModel::uniform && std::holds_alternative<dist::Uniform>(r) &&
+                     std::get<dist::Uniform>(r).a == 0.0);
+  return r_ok && std::holds_alternative<dist::Constant>(production_law(model));
+}
+
+std::size_t levels(const DynamicModel& model) { return model.fanout.empty() ? 1 : model.fanout.size(); }
+
+namespace {
+
+void validate_nu(const DynamicModel& model, double nu, const char* what) {
+  if (!(nu >= 1.0) || !std::isfinite(nu))
+    throw engine::InputError(fmt::format("dynamic: {} = {} must be >= 1 and finite", what, nu));
+  if (model.model != SubtaskModel::exponential && !is_count(nu))
+    throw engine::InputError(
+        fmt::format("dynamic: {} = {} must be an integer below 2^31 for a fixed number of subtasks", what, nu));
+}
+
+void validate_law(const dist::LoadLaw& law, const char* what) {
+  const double m = dist::mean(law);
+  if (!(dist::support_min(law) >= 0.0) || !(m > 0.0) || !std::isfinite(m))
+    throw engine::InputError(fmt::format("dynamic: the {} law {} must be nonnegative with a positive finite mean",
+                                         what, dist::to_spec(law)));
+}
+
+}  // namespace
+
 void validate(const DynamicModel& model) {
   if (model.p < 1) throw engine::InputError(fmt::format("dynamic: p = {} must be >= 1", model.p));
   if (!(model.t1 > 0.0) || !std::isfinite(model.t1))
     throw engine::InputError(fmt::format("dynamic: t1 = {} must be positive and finite", model.t1));
   if (!(model.lambda > 0.0)) throw engine::InputError(fmt::format("dynamic: lambda = {} must be > 0", model.lambda));
-  if (!(model.nu >= 1.0) || !std::isfinite(model.nu))
-    throw engine::InputError(fmt::format("dynamic: nu = {} must be >= 1 and finite", model.nu));
-  if (model.model != SubtaskModel::exponential && !is_count(model.nu))
-    throw engine::InputError(
-        fmt::format("dynamic: nu = {} must be an integer below 2^31 for a fixed number of subtasks", model.nu));
+  validate_nu(model, model.nu, "nu");
+  validate_law(subtask_law(model), "subtask (R_n)");
+  validate_law(production_law(model), "production (U_n)");
+  if (!model.fanout.empty()) {
+    std::int64_t product = 1;
+    for (const std::int64_t f : model.fanout) {
+      if (f < 1 || product > (std::int64_t{1} << 40) / f)
+        throw engine::InputError(fmt::format("dynamic: fan-out {} must be >= 1 (product below 2^40)", f));
+      product *= f;
+    }
+    if (product != model.p)
+      throw engine::InputError(fmt::format("dynamic: the fan-outs multiply to {}, not p = {}", product, model.p));
+    if (!model.inner_nu.empty() && model.inner_nu.size() + 1 != model.fanout.size())
+      throw engine::InputError(fmt::format("dynamic: {} inner nu for {} levels (need {})", model.inner_nu.size(),
+                                           model.fanout.size(), model.fanout.size() - 1));
+    if (model.fanout.size() > 1 && model.inner_nu.empty() && !std::isfinite(model.lambda))
+      throw engine::InputError("dynamic: lambda = inf leaves the inner nu of a multi-level scheme unbounded");
+  } else if (!model.inner_nu.empty()) {
+    throw engine::InputError("dynamic: inner nu given for a single level");
+  }
+  for (const double nu : model.inner_nu) validate_nu(model, nu, "inner nu");
+}
+
+std::vector<double> level_nus(const DynamicModel& model) {
+  std::vector<double> nus{model.nu};
+  if (model.fanout.size() <= 1) return nus;
+  if (!model.inner_nu.empty()) {
+    nus.insert(nus.end(), model.inner_nu.begin(), model.inner_nu.end());
+    return nus;
+  }
+  // ρ_k = 1: ν_k = λ·m_{k−1}/P_k, m_{k−1} = t1/(ν_1⋯ν_{k−1}), P_k = p_k⋯p_L.
+  double task = model.t1 / model.nu;
+  for (std::size_t k = 1; k < model.fanout.size(); ++k) {
+    double leaves = 1.0;
+    for (std::size_t j = k; j < model.fanout.size(); ++j) leaves *= static_cast<double>(model.fanout[j]);
+    double nu = std::clamp(model.lambda * task / leaves, 1.0, 1e7);
+    if (model.model != SubtaskModel::exponential) nu = std::max(1.0, std::round(nu));
+    nus.push_back(nu);
+    task /= nu;
+  }
+  return nus;
 }
 
 double rho(const DynamicModel& model) {
@@ -60,40 +148,85 @@ double rho(const DynamicModel& model) {
 
 namespace {
 
-template <class Sampler>
-void draw_with(const DynamicModel& model, const Sampler& sampler, engine::Generator& gen, DynamicInstance& out) {
-  std::size_t n = 0;
-  if (model.model == SubtaskModel::exponential) {
-    if (model.nu == 1.0) {
-      n = 1;
-    } else {
-      // V in (0,1): ln V in [-37.4, 0), so N <= 1 + 37.4/(-ln(1 - 1/ν)).
-      const double v = engine::uniform_open01(gen);
-      n = 1 + static_cast<std::size_t>(std::floor(std::log(v) / std::log1p(-1.0 / model.nu)));
-    }
-  } else {
-    n = static_cast<std::size_t>(model.nu);
-  }
-  out.r.resize(n);
-  for (double& r : out.r) r = sampler(gen);
-  out.u.assign(n, 1.0 / model.lambda);
+// Fills `out` with scale·X, X from `sampler`, in order.
+template <class AnySampler>
+void fill(const AnySampler& sampler, double scale, engine::Generator& gen, std::vector<double>& out) {
+  std::visit(
+      [&](const auto& s) {
+        for (double& x : out) x = scale * s(gen);
+      },
+      sampler);
+}
+
+template <class AnySampler>
+AnySampler make_sampler(const dist::LoadLaw& law) {
+  return dist::visit_sampler(law, [](const auto& s) { return AnySampler(s); });
 }
 
 }  // namespace
 
-void draw_instance(const DynamicModel& model, engine::Generator& gen, DynamicInstance& out) {
-  const double mean_size = model.t1 / model.nu;
-  switch (model.model) {
-    case SubtaskModel::deterministic:
-      draw_with(model, dist::ConstantSampler(dist::Constant{mean_size}), gen, out);
-      return;
-    case SubtaskModel::exponential:
-      draw_with(model, dist::ExponentialSampler(dist::Exponential{mean_size}), gen, out);
-      return;
-    case SubtaskModel::uniform:
-      draw_with(model, dist::UniformSampler(dist::Uniform{0.0, 2.0 * mean_size}), gen, out);
-      return;
+DynamicSimulator::DynamicSimulator(const DynamicModel& model)
+    : model_((validate(model), model)),
+      fanout_(model.fanout.empty() ? std::vector<std::int64_t>{model.p} : model.fanout),
+      nus_(level_nus(model)),
+      r_sampler_(make_sampler<AnySampler>(subtask_law(model))),
+      u_sampler_(make_sampler<AnySampler>(production_law(model))),
+      scratch_(fanout_.size()),
+      heaps_(fanout_.size()) {
+  double leaf_mean = model.t1;
+  for (const double nu : nus_) leaf_mean /= nu;
+  r_scale_ = leaf_mean / dist::mean(subtask_law(model));
+  u_scale_ = (1.0 / model.lambda) / dist::mean(production_law(model));
+}
+
+double DynamicSimulator::expected_leaves() const noexcept {
+  double leaves = 1.0;
+  for (const double nu : nus_) leaves *= nu;
+  return leaves;
+}
+
+std::size_t DynamicSimulator::draw_count(std::size_t level, engine::Generator& gen) const {
+  const double nu = nus_[level];
+  if (model_.model != SubtaskModel::exponential) return static_cast<std::size_t>(nu);
+  if (nu == 1.0) return 1;
+  // V in (0,1): ln V in [-37.4, 0), so N <= 1 + 37.4/(-ln(1 - 1/ν)).
+  const double v = engine::uniform_open01(gen);
+  return 1 + static_cast<std::size_t>(std::floor(std::log(v) / std::log1p(-1.0 / nu)));
+}
+
+void DynamicSimulator::draw_level(std::size_t level, engine::Generator& gen) {
+  DynamicInstance& out = scratch_[level];
+  const std::size_t n = draw_count(level, gen);
+  out.r.resize(n);
+  if (level + 1 == fanout_.size()) {
+    fill(r_sampler_, r_scale_, gen, out.r);
+    for (const double r : out.r) work_ += r;
+  } else {
+    for (std::size_t k = 0; k < n; ++k) out.r[k] = level_time(level + 1, gen);
   }
+  out.u.resize(n);
+  fill(u_sampler_, u_scale_, gen, out.u);
+}
+
+double DynamicSimulator::level_time(std::size_t level, engine::Generator& gen) {
+  draw_level(level, gen);
+  return exp::completion_time(scratch_[level], fanout_[level], heaps_[level]);
+}
+
+void DynamicSimulator::draw_instance(engine::Generator& gen, DynamicInstance& out) {
+  draw_level(0, gen);
+  out = scratch_[0];
+}
+
+double DynamicSimulator::completion_time(engine::Generator& gen) {
+  work_ = 0.0;
+  const double t = level_time(0, gen);
+  last_count_ = scratch_[0].r.size();
+  return t;
+}
+
+void draw_instance(const DynamicModel& model, engine::Generator& gen, DynamicInstance& out) {
+  DynamicSimulator(model).draw_instance(gen, out);
 }
 
 double completion_time(const DynamicInstance& instance, std::int64_t p, std::vector<double>& heap) {
@@ -152,54 +285,37 @@ double efficiency(const DynamicModel& model, const DynamicSample& sample) {
 
 namespace {
 
-template <class Sampler>
 struct DynamicKernel {
   using Accumulator = DynamicSample;
 
-  Sampler sampler;
-  DynamicModel model;
+  DynamicSimulator simulator;
 
   Accumulator make_accumulator() const { return {}; }
 
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    DynamicInstance instance;
-    std::vector<double> heap;
+    DynamicSimulator sim = simulator;  // scratch space of this block
     for (std::int64_t i = 0; i < count; ++i) {
-      draw_with(model, sampler, gen, instance);
-      acc.t_p.add(completion_time(instance, model.p, heap));
-      acc.subtasks.add(static_cast<double>(instance.r.size()));
+      acc.t_p.add(sim.completion_time(gen));
+      acc.subtasks.add(static_cast<double>(sim.last_count()));
     }
   }
 };
 
-template <class Sampler>
-void run_kernel(const DynamicModel& model, const Sampler& sampler, const engine::RunPlan& plan,
-                DynamicSample& sample) {
-  const DynamicKernel<Sampler> kernel{sampler, model};
+}  // namespace
+
+std::int64_t dynamic_block_reps(const DynamicModel& model) {
+  const double leaves = DynamicSimulator(model).expected_leaves();
+  return engine::block_size_for(static_cast<std::int64_t>(std::min(leaves, 1e9)) + 1);
+}
+
+DynamicSample simulate_dynamic(const DynamicModel& model, engine::RunPlan plan) {
+  const DynamicKernel kernel{DynamicSimulator(model)};
+  plan.block_reps = dynamic_block_reps(model);
+  DynamicSample sample;
   const double target = plan.target_rse.value_or(0.0);
   sample.run = engine::run_replications(plan, kernel, sample, [&](const DynamicSample& acc) {
     return acc.t_p.mean_se() <= target * std::abs(acc.t_p.mean());
   });
-}
-
-}  // namespace
-
-DynamicSample simulate_dynamic(const DynamicModel& model, engine::RunPlan plan) {
-  validate(model);
-  plan.block_reps = engine::block_size_for(static_cast<std::int64_t>(std::min(model.nu, 1e9)) + 1);
-  DynamicSample sample;
-  const double mean_size = model.t1 / model.nu;
-  switch (model.model) {
-    case SubtaskModel::deterministic:
-      run_kernel(model, dist::ConstantSampler(dist::Constant{mean_size}), plan, sample);
-      break;
-    case SubtaskModel::exponential:
-      run_kernel(model, dist::ExponentialSampler(dist::Exponential{mean_size}), plan, sample);
-      break;
-    case SubtaskModel::uniform:
-      run_kernel(model, dist::UniformSampler(dist::Uniform{0.0, 2.0 * mean_size}), plan, sample);
-      break;
-  }
   return sample;
 }
 

@@ -46,14 +46,17 @@ struct MaxLoadKernel {
 
   Accumulator make_accumulator() const { return {}; }
 
+  // The block's maxima are stored for the quantiles anyway, so their moments
+  // are taken from the stored batch (two passes) rather than one by one.
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    acc.quantiles.reserve(static_cast<std::size_t>(count));
+    const std::size_t first = acc.quantiles.held_values().size();
+    acc.quantiles.reserve(first + static_cast<std::size_t>(count));
     for (std::int64_t r = 0; r < count; ++r) {
       double z = sampler(gen);
       for (std::int64_t i = 1; i < n; ++i) z = std::max(z, sampler(gen));
-      acc.moments.add(z);
       acc.quantiles.add(z);
     }
+    acc.moments.merge(engine::Moments::of(acc.quantiles.held_values().subspan(first)));
   }
 };
 

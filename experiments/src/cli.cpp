@@ -18,7 +18,10 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   commands.push_back(make_maxshift_command());
   commands.push_back(make_assign_command());
   commands.push_back(make_scatter_command());
+  commands.push_back(make_rebalance_command());
+  commands.push_back(make_dynamic_command());
   commands.push_back(make_reproduce_command());
+  commands.push_back(make_validate_command());
   return commands;
 }
 

@@ -35,6 +35,22 @@
 //   Lemma 1 mean, in place of log p.
 // - Lemma 1: E max of p iid exponentials of mean σ = σ H_p exactly; the paper
 //   writes ≃ σ log p.
+// - Theorem 2 (moderate diversity, ρ > 1): 1/η <= 1 + ρ p²(log p + c)/(λ t1)
+//   for some c; we check it with c = 1, the smallest c with H_p <= ln p + c
+//   for every p (H_p − ln p decreases from 1 to γ), i.e. the exponential
+//   model's exact drain term as the worst case, as the paper's proof argues.
+// - Corollary 1: t1 = (1/ε)ρp²(log p + c)/λ and ν = p(log p + c)/ε give
+//   η >= 1 − ε. At given (p, ν) the two conditions say ε = p(log p + c)/ν
+//   (the first then holds by the definition of ρ), so the claim is
+//   η >= 1 − p(ln p + c)/ν, for ρ >= 1 (the corollary inherits Theorem 2's
+//   ρ > 1; for ρ < 1 the producer bounds η by ρ).
+// - Theorem 3 (isoefficiency): τ_ℓ(p) ~ (1/λ) p^{α_ℓ}(log p)^{β_ℓ} with
+//   α_{ℓ+1} = 2 − 1/α_ℓ, β_{ℓ+1} = 1 + β_ℓ/α_ℓ, α_1 = 2, β_1 = 1, i.e.
+//   α_ℓ = (ℓ+1)/ℓ, β_ℓ = (ℓ+1)/2 (equation 4).
+// - Theorem 4 (root degree of an (ℓ+1)-level tree): from the proof,
+//   p_1 ~ p^{(α_ℓ−1)/α_ℓ}(log p)^{β_ℓ/α_ℓ} = p^{1/(ℓ+1)}(log p)^{1/ℓ}; the
+//   statement prints O(p^{1/2}(log p)^{(ℓ−1)/2}), which agrees with the proof
+//   only for ℓ = 1 (two levels) in the power of p, not in the power of log p.
 #pragma once
 
 #include <cstdint>
@@ -78,8 +94,12 @@ double proposition1_inverse_efficiency(const DynamicParams& params);
 //! Proposition 1: 1/η_max ≃ 1 + p²/(λ t1).
 double proposition1_inverse_max_efficiency(std::int64_t p, double t1, double lambda);
 
-//! Which logarithm Theorem 1 uses: the paper's ln p, or H_p (Lemma 1 exact).
-enum class LogTerm { natural_log, harmonic };
+//! Which logarithm Theorem 1 uses: the paper's ln p, H_p (Lemma 1 exact), or
+//! H_p − 1: by work conservation p·T_p = T_1 + idle time, and the idle time
+//! of the final drain of p busy consumers is p·(H_p − 1)/μ on average (the
+//! drained subtasks' own work is already in t1/p), so for ρ > 1
+//! 1/η ≈ 1 + ρp²(H_p − 1)/(λt1).
+enum class LogTerm { natural_log, harmonic, harmonic_excess };
 
 //! Theorem 1 (i): 1/η ≃ 1 + ρ p² L/(λ t1), L = ln p or H_p; the paper states
 //! it for ρ > 1 (for ρ <= 1 use theorem1_inverse_efficiency_bound).
@@ -94,6 +114,21 @@ double lemma1_expected_max(std::int64_t p, double sigma);
 
 //! Lemma 1 as the paper writes it: σ ln p.
 double lemma1_expected_max_log(std::int64_t p, double sigma);
+
+//! Theorem 2 with c: 1 + ρ p²(ln p + c)/(λ t1), an upper bound on 1/η for
+//! ρ > 1 under moderate diversity.
+double theorem2_inverse_efficiency_bound(const DynamicParams& params, double c = 1.0);
+
+//! Corollary 1 at (p, ν): η >= 1 − p(ln p + c)/ν (ρ >= 1).
+double corollary1_efficiency_bound(std::int64_t p, double nu, double c = 1.0);
+
+//! Theorem 3, equation 4: α_ℓ = (ℓ+1)/ℓ and β_ℓ = (ℓ+1)/2 for ℓ >= 1 levels.
+double isoefficiency_alpha(int levels);
+double isoefficiency_beta(int levels);
+
+//! Theorem 4's proof: the root degree of an L-level tree (L >= 2) on p
+//! leaves, p^{1/L}(ln p)^{1/(L−1)} (up to a constant factor).
+double theorem4_root_degree(double p, int levels);
 
 //! Exact E T_p of the exponential model with U_n ≡ 1/λ (λ = +∞ allowed), by
 //! the death-chain recursion at the top of this file. Accuracy: relative

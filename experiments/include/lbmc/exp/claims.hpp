@@ -43,4 +43,23 @@ std::string claims_csv(const std::vector<Claim>& claims);
 //! A Markdown table of the same rows (6 significant digits), under a title.
 std::string claims_markdown(const std::string& title, const std::vector<Claim>& claims);
 
+//! One paper's reproduced claims.
+struct PaperClaims {
+  std::string id;
+  std::string title;
+  std::vector<Claim> claims;
+};
+
+//! The verdicts in the order summaries list them.
+const std::vector<std::string>& verdict_names();
+
+//! results/SUMMARY.md: the count of each verdict per paper, then one line per
+//! claim grouped by paper (printed value, ours, verdict).
+std::string summary_markdown(const std::vector<PaperClaims>& papers);
+
+//! results/ERRATA.md: every claim whose printed value our exact or simulated
+//! value does not reproduce (verdict `differs` or `asymptotic-only`), with
+//! the note saying why.
+std::string errata_markdown(const std::vector<PaperClaims>& papers);
+
 }  // namespace lbmc::exp

@@ -25,8 +25,11 @@ class Command {
 std::unique_ptr<Command> make_maxload_command();
 std::unique_ptr<Command> make_maxshift_command();
 std::unique_ptr<Command> make_scatter_command();
+std::unique_ptr<Command> make_rebalance_command();
 std::unique_ptr<Command> make_assign_command();
+std::unique_ptr<Command> make_dynamic_command();
 std::unique_ptr<Command> make_reproduce_command();
+std::unique_ptr<Command> make_validate_command();
 
 //! Every command, in the order `lbmc --help` lists them.
 std::vector<std::unique_ptr<Command>> make_commands();

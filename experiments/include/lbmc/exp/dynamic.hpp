@@ -1,9 +1,10 @@
-// The single-level dynamic load-balancing model of Kimura–Ichiyoshi 1990,
-// Definition 1, simulated event by event (DESIGN §6 "Dynamic load balancing").
+// The dynamic load-balancing model of Kimura–Ichiyoshi 1990, Definition 1
+// and its multi-level iteration (§4), simulated event by event (DESIGN §6
+// "Dynamic load balancing").
 //
-// Model: one producer makes the subtasks 1..N one after another, U_n time
-// each, so subtask n is born at O_n = U_1 + … + U_n; p consumers take them
-// first-come first-served as soon as one is free; subtask n starts at
+// Single level. One producer makes the subtasks 1..N one after another, U_n
+// time each, so subtask n is born at O_n = U_1 + … + U_n; p consumers take
+// them first-come first-served as soon as one is free; subtask n starts at
 // X_n = max(O_n, Z_n), Z_n the time a consumer is free for it, and ends at
 // Y_n = X_n + R_n; T_p = max_n Y_n. Subtask models (§3 of the paper), with
 // 1/μ = t1/ν the mean subtask size and 1/λ the production time:
@@ -16,10 +17,31 @@
 //   uniform        N ≡ ν (an integer), R_n uniform on [0, 2t1/ν), U_n ≡ 1/λ
 //                  (the paper's example of "moderate diversity", before
 //                  Theorem 2).
+// Any law (`r_law`, `u_law`): the model keeps its rule for N, and R_n (U_n)
+// is drawn from the given law rescaled to mean t1/ν (1/λ): R_n = (t1/ν)·X/E X.
+// The law must be nonnegative with a positive finite mean. The models' own
+// laws are constant:1, exponential:1, uniform:0,2 for R and constant:1 for U.
 // λ = +∞ is allowed: U_n ≡ 0, every subtask is available at time 0.
 // Efficiency η = t1/(p·E T_p) (the paper's mean efficiency s_p/p).
 //
-// Two simulators of the same instance (R_1..R_N, U_1..U_N):
+// Multi-level (§4). With fan-outs p_1..p_L (p = p_1⋯p_L leaf consumers; the
+// producers are extra processors, as the paper's p + 1), the L-level scheme
+// is Definition 1 at the root with p_1 consumers, each consumer being a group
+// that runs the (L−1)-level scheme with fan-outs p_2..p_L on every subtask it
+// takes: the subtask's service time R_n is the group's completion time for a
+// task of mean m_1 = t1/ν_1, measured from the onset X_n; the group starts
+// producing only when it takes the subtask and takes the next one only when
+// done. Each level draws its own N (the model's rule, mean ν_k) and U_n (same
+// λ at every level, as the paper assumes); leaves execute subtasks of mean
+// t1/(ν_1⋯ν_L). For the exponential model this is consistent in law: a
+// geometric sum of exponentials is exponential, so a group's task size has
+// the law of a single-level subtask. ν_1 = `nu`; the inner ν_k (k >= 2) are
+// `inner_nu`, or when empty the rule ρ_k = 1 of each level given its mean
+// task: ν_k = λ·m_{k−1}/P_k, P_k = p_k⋯p_L the leaves below the level-k
+// producer (its consumers are groups sped up by their leaf count), rounded
+// to an integer >= 1 for the fixed-N models.
+//
+// Two simulators of one single-level instance (R_1..R_N, U_1..U_N):
 //  - completion_time: a min-heap of the p consumers' free times, O(N log p).
 //    Equivalent to Definition 1 because the heap after n−1 subtasks holds the
 //    p largest of {0 (p times), Y_1..Y_{n−1}} (Y_n >= the popped minimum), so
@@ -29,14 +51,19 @@
 // Both form O_n, X_n, Y_n with the same operations in the same order, so they
 // agree exactly, not just to rounding.
 //
-// Random numbers per replication: N first (one engine::uniform_open01 for the
-// geometric count, none otherwise), then R_1..R_N from the model's sampler;
-// U_n consumes none.
+// Random numbers per replication, per level (depth first): N (one
+// engine::uniform_open01 for the geometric count, none otherwise), then the
+// service times R_1..R_N in order (a leaf draw from the R law, or a whole
+// group's recursion), then U_1..U_N from the U law (none for a constant).
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <variant>
 #include <vector>
 
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
@@ -45,21 +72,46 @@ namespace lbmc::exp {
 
 enum class SubtaskModel { deterministic, exponential, uniform };
 
-//! Parameters of Definition 1 with one of the paper's subtask models.
+//! "deterministic", "exponential", "uniform".
+const char* to_string(SubtaskModel model);
+
+//! Parameters of Definition 1 with one of the paper's subtask models, and
+//! optionally other laws for R_n, U_n and more levels (top of this file).
 struct DynamicModel {
   SubtaskModel model = SubtaskModel::deterministic;
   std::int64_t p = 2;     //!< consumers (the paper's p > 1; p = 1 is accepted)
   double t1 = 1.0;        //!< mean task size t1 = E T_1
-  double nu = 1.0;        //!< mean number of subtasks ν = E N >= 1
+  double nu = 1.0;        //!< mean number of subtasks ν = E N >= 1 (of the root)
   double lambda = 1.0;    //!< production rate, E U_n = 1/λ; +∞ for U_n ≡ 0
+  std::optional<dist::LoadLaw> r_law = std::nullopt;  //!< shape of R_n; none: the model's
+  std::optional<dist::LoadLaw> u_law = std::nullopt;  //!< shape of U_n; none: constant
+  std::vector<std::int64_t> fanout = {};  //!< p_1..p_L with product p; empty: one level
+  std::vector<double> inner_nu = {};      //!< ν_2..ν_L; empty: ρ_k = 1 at each level
 };
 
 //! Throws engine::InputError unless p >= 1, t1 > 0 finite, λ > 0 (may be
 //! +∞), ν >= 1 finite, and ν an integer below 2^31 for the deterministic and
-//! uniform models (N ≡ ν).
+//! uniform models (N ≡ ν); laws nonnegative with a positive finite mean;
+//! fan-outs >= 1 with product p; inner_nu empty or of size L − 1, each valid
+//! as ν.
 void validate(const DynamicModel& model);
 
-//! ρ = λ/(μp) = λ·t1/(ν·p), the ratio of production to consumption rate.
+//! The law of R_n's shape: r_law, or the model's own (constant:1,
+//! exponential:1, uniform:0,2).
+dist::LoadLaw subtask_law(const DynamicModel& model);
+//! The law of U_n's shape: u_law, or constant:1.
+dist::LoadLaw production_law(const DynamicModel& model);
+//! True when R_n and U_n follow the model's own laws up to scale, so that
+//! the model's exact values apply.
+bool uses_model_laws(const DynamicModel& model);
+
+//! Number of levels L (1 for an empty fanout).
+std::size_t levels(const DynamicModel& model);
+//! ν_1..ν_L as simulated: ν, then inner_nu or the ρ_k = 1 rule.
+std::vector<double> level_nus(const DynamicModel& model);
+
+//! ρ = λ/(μp) = λ·t1/(ν·p), the ratio of production to consumption rate
+//! (of the root, p counting all leaves).
 double rho(const DynamicModel& model);
 
 //! One instance of the model: R_1..R_N and U_1..U_N (N = r.size()).
@@ -67,11 +119,6 @@ struct DynamicInstance {
   std::vector<double> r;
   std::vector<double> u;
 };
-
-//! Draws N, R_1..R_N and sets U_n ≡ 1/λ into `out` (buffers reused). The
-//! geometric N is 1 + ⌊ln V / ln(1 − 1/ν)⌋ with V = engine::uniform_open01
-//! (V in (0,1), so N is finite; N = 1 for ν = 1). Assumes validate(model).
-void draw_instance(const DynamicModel& model, engine::Generator& gen, DynamicInstance& out);
 
 //! T_p of the instance by the consumer min-heap; `heap` is scratch space.
 //! Requires r.size() == u.size() >= 1, p >= 1, r_n >= 0, u_n >= 0.
@@ -86,10 +133,54 @@ double completion_time(const DynamicInstance& instance, std::int64_t p);
 //! tests. Agrees exactly with completion_time.
 double completion_time_literal(const DynamicInstance& instance, std::int64_t p);
 
+//! The samplers and scratch space of one model: draws instances and T_p.
+//! Copy one per thread (draws mutate the scratch space).
+class DynamicSimulator {
+ public:
+  //! Validates the model and builds its samplers.
+  explicit DynamicSimulator(const DynamicModel& model);
+
+  //! Draws the root-level instance into `out`: N, then R_1..R_N (for more
+  //! than one level, each R_n is a group's completion time), then U_1..U_N.
+  void draw_instance(engine::Generator& gen, DynamicInstance& out);
+  //! One replication of T_p.
+  double completion_time(engine::Generator& gen);
+  //! N of the last replication (root level).
+  std::size_t last_count() const noexcept { return last_count_; }
+  //! T_1 of the last replication: the sum of its leaf subtask sizes, with
+  //! E T_1 = t1 (a control variate for T_p).
+  double last_work() const noexcept { return work_; }
+  //! Expected leaf subtasks per replication, Π ν_k.
+  double expected_leaves() const noexcept;
+
+ private:
+  using AnySampler = std::variant<dist::NormalSampler, dist::BinomialSampler, dist::PoissonSampler,
+                                  dist::ExponentialSampler, dist::UniformSampler, dist::ConstantSampler>;
+  std::size_t draw_count(std::size_t level, engine::Generator& gen) const;
+  void draw_level(std::size_t level, engine::Generator& gen);
+  double level_time(std::size_t level, engine::Generator& gen);
+
+  DynamicModel model_;
+  std::vector<std::int64_t> fanout_;
+  std::vector<double> nus_;
+  AnySampler r_sampler_;
+  AnySampler u_sampler_;
+  double r_scale_ = 1.0;  // leaf subtask mean / E X
+  double u_scale_ = 1.0;  // (1/λ) / E X
+  std::vector<DynamicInstance> scratch_;
+  std::vector<std::vector<double>> heaps_;
+  std::size_t last_count_ = 0;
+  double work_ = 0.0;
+};
+
+//! Draws one single- or multi-level root instance (see DynamicSimulator).
+//! Convenience for tests; builds the samplers on every call.
+void draw_instance(const DynamicModel& model, engine::Generator& gen, DynamicInstance& out);
+
 //! Accumulated replications of T_p.
 struct DynamicSample {
   engine::Moments t_p;         //!< T_p
-  engine::Moments subtasks;    //!< N
+  engine::Moments subtasks;    //!< N (root level)
   engine::RunReport run;
 
   void merge(const DynamicSample& other);
@@ -98,10 +189,20 @@ struct DynamicSample {
 //! η = t1/(p·t_p), t_p the sample mean of T_p.
 double efficiency(const DynamicModel& model, const DynamicSample& sample);
 
+//! Replications per block for the model (about 2^16 leaf subtasks a block).
+std::int64_t dynamic_block_reps(const DynamicModel& model);
+
 //! Simulates T_p under `plan` (seed, reps, threads, target_rse on the
 //! relative se of the mean of T_p). The result depends on the seed and the
 //! block layout only, never on the thread count. Throws engine::InputError
 //! for an invalid model.
 DynamicSample simulate_dynamic(const DynamicModel& model, engine::RunPlan plan);
+
+//! Lemma 1 by simulation: E max of p iid Exp(1) under `plan`, drawing p
+//! variates a replication, or with `direct` one draw by inverting the cdf of
+//! the maximum (experiments/dynamic/lemma1.cpp); the run's report goes to
+//! `report` when given.
+engine::Moments simulate_max_exponential(std::int64_t p, bool direct, engine::RunPlan plan,
+                                         engine::RunReport* report = nullptr);
 
 }  // namespace lbmc::exp

@@ -39,7 +39,9 @@ std::vector<Paper> papers();
 // Claim parts, one per group of printed numbers.
 std::vector<Claim> mehrotra1992_max_load(const ReproduceContext& ctx);
 std::vector<Claim> mehrotra1992_shifts(const ReproduceContext& ctx);
+std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx);
 std::vector<Claim> salmon_claims(const ReproduceContext& ctx);
 std::vector<Claim> franklin1994_claims(const ReproduceContext& ctx);
+std::vector<Claim> kimura1990_claims(const ReproduceContext& ctx);
 
 }  // namespace lbmc::exp

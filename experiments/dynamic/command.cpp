@@ -1,0 +1,191 @@
+// `lbmc dynamic`: the producer/consumer dynamic load-balancing model of
+// Kimura–Ichiyoshi 1990 (Definition 1 and its multi-level iteration, §4).
+//
+// Modes, each a tidy CSV with the parameter columns
+// model,r_dist,u_dist,p,t1,nu,lambda,levels,fanout:
+//  - default: T_p.mean and eta = t1/(p·E T_p) (delta-method se) at each
+//    (model, p, t1 or κ, ν, λ), with rho; the references are listed in
+//    dynamic_references.cpp;
+//  - --optimize-nu: the ν search of dynamic_search.hpp per (model, p, t1, λ):
+//    nu_opt, rho_opt (intervals from the set of ν within noise of the best),
+//    eta_max and T_p.mean at ν_opt from independent replications;
+//  - --lemma1: E max of p Exp(1) against H_p (exact) and ln p (the paper);
+//  - --isoefficiency: per p, the smallest t1 with η_max >= --eta0, then the
+//    fit ln t1 = c + α ln p + β ln ln p against α_ℓ, β_ℓ (Theorem 3);
+//  - --optimize-fanout (two levels): η_max for every root degree p_1 | p at
+//    the given t1; p1_opt against Theorem 4's p^{1/2} ln p.
+// `--kappa K` sets t1 = K·p²·ln p/λ (Corollary 1's scale); `--t1` sets it
+// directly. In the output `nu` is the root ν (ν_opt with --optimize-nu).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/writers.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/dynamic_command.hpp"
+#include "lbmc/exp/dynamic_search.hpp"
+#include "lbmc/exp/report.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+using engine::InputError;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::vector<double> parse_lambdas(const std::string& text) {
+  if (text == "inf") return {kInf};
+  const auto values = parse_option("--lambda", text, engine::parse_real_list);
+  for (const double v : values)
+    if (!(v > 0.0)) throw InputError(fmt::format("--lambda: {} must be > 0 (or inf)", v));
+  return values;
+}
+
+SubtaskModel parse_model(const std::string& text) {
+  if (text == "deterministic") return SubtaskModel::deterministic;
+  if (text == "exponential") return SubtaskModel::exponential;
+  if (text == "uniform") return SubtaskModel::uniform;
+  throw InputError(fmt::format("--model: '{}' is not deterministic, exponential or uniform", text));
+}
+
+std::optional<dist::LoadLaw> parse_shape(const char* option, const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const dist::LoadLaw law = parse_option(option, text, dist::parse_load_law);
+  const double m = dist::mean(law);
+  if (!(dist::support_min(law) >= 0.0) || !(m > 0.0))
+    throw InputError(fmt::format("{} '{}': the law must be nonnegative with a positive mean", option, text));
+  return law;
+}
+
+class DynamicCommand final : public Command {
+ public:
+  const char* name() const override { return "dynamic"; }
+  const char* summary() const override { return "producer/consumer dynamic load balancing (Kimura-Ichiyoshi)"; }
+
+  void attach(CLI::App& app) override {
+    app.add_option("--model", text_.model, "deterministic|exponential|uniform: N and the laws of R_n, U_n")
+        ->capture_default_str();
+    app.add_option("--r-dist", text_.r_dist, "law of R_n (rescaled to mean t1/nu), replacing the model's");
+    app.add_option("--u-dist", text_.u_dist, "law of U_n (rescaled to mean 1/lambda), replacing constant");
+    app.add_option("--p", text_.p, "consumers (leaves): list or range (default 16)");
+    app.add_option("--t1", text_.t1, "mean task size: list");
+    app.add_option("--kappa", text_.kappa, "t1 = K p^2 ln p / lambda: list (default 4 when no --t1)");
+    app.add_option("--nu", text_.nu, "mean number of subtasks: list, or auto (rho = 1)")->capture_default_str();
+    app.add_option("--lambda", text_.lambda, "production rate 1/E U_n: list, or inf")->capture_default_str();
+    app.add_option("--levels", text_.levels, "levels of the multi-level scheme")->capture_default_str();
+    app.add_option("--fanout", text_.fanout, "fan-out of each level, root first (product = p)");
+    app.add_flag("--optimize-nu", text_.optimize_nu, "search the nu of maximal efficiency");
+    app.add_flag("--lemma1", text_.lemma1, "E max of p Exp(1): H_p (exact) against ln p");
+    app.add_flag("--isoefficiency", text_.isoefficiency, "per p the smallest t1 with eta_max >= --eta0, and the fit");
+    app.add_option("--eta0", text_.eta0, "target efficiency of --isoefficiency")->capture_default_str();
+    app.add_option("--tol", text_.tol, "--isoefficiency: bisect t1 to a ratio 1 + tol")->capture_default_str();
+    app.add_flag("--optimize-fanout", text_.optimize_fanout, "two levels: eta_max for every root degree");
+    add_run_options(app, run_text_, "2e4");
+    app.footer(
+        "Output columns: experiment,model,r_dist,u_dist,p,t1,nu,lambda,levels,fanout,statistic,...\n"
+        "Statistics: rho, T_p.mean, eta; with --optimize-nu nu_opt, rho_opt, eta_max; --lemma1 max.mean\n"
+        "(max.mean_direct, by inversion, past 2e8 draws); --isoefficiency t1_iso, alpha, beta, alpha_harmonic, beta_harmonic,\n"
+        "alpha_fixed_beta; --optimize-fanout eta_max per fanout and p1_opt. References: exact (deterministic\n"
+        "closed form; exponential death-chain recursion for nu <= 300), proposition1, theorem1-log-p,\n"
+        "theorem1-harmonic (H_p for log p), theorem1-work (H_p - 1, corrected), theorem2-bound and\n"
+        "corollary1-bound (c = 1, rho >= 1), lemma1 harmonic/log-p, theorem3 alpha/beta, theorem4 root degree.");
+  }
+
+  int run(const std::string& command_line) override {
+    const DynamicOptions options = check_dynamic_options(text_);
+    const RunSettings settings = check_run_options(run_text_);
+    Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"}, settings,
+                  command_line);
+    run_dynamic(options, settings, report);
+    return report.finish();
+  }
+
+ private:
+  DynamicOptionsText text_;
+  RunOptionsText run_text_;
+};
+
+}  // namespace
+
+DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
+  DynamicOptions o;
+  std::string rest = text.model;
+  for (std::size_t start = 0; start <= rest.size();) {
+    const std::size_t comma = rest.find(',', start);
+    o.models.push_back(parse_model(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  o.r_law = parse_shape("--r-dist", text.r_dist);
+  o.u_law = parse_shape("--u-dist", text.u_dist);
+  const auto levels = parse_option("--levels", text.levels, engine::parse_integer);
+  if (levels < 1 || levels > 8) throw InputError(fmt::format("--levels: '{}' must be in [1, 8]", text.levels));
+  o.levels = static_cast<int>(levels);
+  if (!text.fanout.empty()) {
+    o.fanout = parse_option("--fanout", text.fanout, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    if (static_cast<int>(o.fanout.size()) != o.levels)
+      throw InputError(fmt::format("--fanout '{}': {} fan-outs for --levels {}", text.fanout, o.fanout.size(), o.levels));
+    std::int64_t product = 1;
+    for (const std::int64_t f : o.fanout) {
+      if (product > (std::int64_t{1} << 40) / f) throw InputError(fmt::format("--fanout '{}': too many consumers", text.fanout));
+      product *= f;
+    }
+    if (!text.p.empty() && text.p != std::to_string(product))
+      throw InputError(fmt::format("--fanout '{}': multiplies to {}, not --p {}", text.fanout, product, text.p));
+    o.p = {product};
+  } else {
+    o.p = parse_option("--p", text.p.empty() ? std::string("16") : text.p,
+                       [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+  }
+  if (!text.t1.empty() && !text.kappa.empty()) throw InputError("--t1 and --kappa: give one of them");
+  if (!text.t1.empty()) {
+    o.t1 = parse_option("--t1", text.t1, engine::parse_real_list);
+    for (const double t : o.t1)
+      if (!(t > 0.0)) throw InputError(fmt::format("--t1: {} must be > 0", t));
+  } else {
+    o.kappa = parse_option("--kappa", text.kappa.empty() ? std::string("4") : text.kappa, engine::parse_real_list);
+    for (const double k : o.kappa)
+      if (!(k > 0.0)) throw InputError(fmt::format("--kappa: {} must be > 0", k));
+  }
+  if (text.nu != "auto") {
+    o.nu = parse_option("--nu", text.nu, engine::parse_real_list);
+    for (const double nu : o.nu) {
+      if (!(nu >= 1.0)) throw InputError(fmt::format("--nu: {} must be >= 1", nu));
+      for (const SubtaskModel m : o.models)
+        if (m != SubtaskModel::exponential && nu != std::floor(nu))
+          throw InputError(fmt::format("--nu: {} must be an integer for the {} model", nu, to_string(m)));
+    }
+  }
+  o.lambda = parse_lambdas(text.lambda);
+  o.optimize_nu = text.optimize_nu;
+  o.lemma1 = text.lemma1;
+  o.isoefficiency = text.isoefficiency;
+  o.optimize_fanout = text.optimize_fanout;
+  o.eta0 = parse_option("--eta0", text.eta0, engine::parse_real);
+  if (!(o.eta0 > 0.0 && o.eta0 < 1.0)) throw InputError(fmt::format("--eta0: '{}' must be in (0,1)", text.eta0));
+  o.tol = parse_option("--tol", text.tol, engine::parse_real);
+  if (!(o.tol > 0.0 && o.tol <= 1.0)) throw InputError(fmt::format("--tol: '{}' must be in (0,1]", text.tol));
+  const bool free_production = std::any_of(o.lambda.begin(), o.lambda.end(), [](double l) { return !std::isfinite(l); });
+  if ((o.optimize_nu || o.isoefficiency || o.optimize_fanout) && free_production)
+    throw InputError("--lambda: inf has no optimal nu (eta grows with nu)");
+  if (o.optimize_fanout && o.levels != 2) throw InputError("--optimize-fanout: needs --levels 2");
+  if (o.isoefficiency && !text.fanout.empty())
+    throw InputError("--fanout: not with --isoefficiency (the root degree follows Theorem 4 per p)");
+  if (o.levels > 1 && o.fanout.empty() && !o.isoefficiency && !o.optimize_fanout) {
+    // The equal-degree tree when p is a perfect power.
+    for (const std::int64_t p : o.p) {
+      const auto d = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(p), 1.0 / o.levels)));
+      if (static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(d), o.levels))) != p)
+        throw InputError(fmt::format("--fanout: needed for --levels {} (--p {} is not a perfect power)", o.levels, p));
+    }
+  }
+  return o;
+}
+
+std::unique_ptr<Command> make_dynamic_command() { return std::make_unique<DynamicCommand>(); }
+
+}  // namespace lbmc::exp

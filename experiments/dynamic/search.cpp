@@ -1,0 +1,350 @@
+// Common-random-number runs of several dynamic models, the ν search, the
+// isoefficiency bisection and the exponent fit (see dynamic_search.hpp).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/Dense>
+#include <fmt/format.h>
+
+#include "lbmc/analytic/harmonic.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/results.hpp"
+#include "lbmc/exp/dynamic_search.hpp"
+
+namespace lbmc::exp {
+
+void CommonSample::add(const std::vector<double>& x) {
+  const std::size_t k = x.size();
+  if (mean.empty()) {
+    mean.assign(k, 0.0);
+    comoment.assign(k * k, 0.0);
+  }
+  ++count;
+  const auto n = static_cast<double>(count);
+  std::vector<double> before(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    before[i] = x[i] - mean[i];
+    mean[i] += before[i] / n;
+  }
+  // Welford: C_ij += (x_i − old x̄_i)(x_j − new x̄_j).
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j) comoment[i * k + j] += before[i] * (x[j] - mean[j]);
+}
+
+void CommonSample::merge(const CommonSample& other) {
+  if (other.count == 0) return;
+  if (count == 0) {
+    const engine::RunReport keep = run;
+    *this = other;
+    run = keep;
+    return;
+  }
+  const std::size_t k = mean.size();
+  const auto na = static_cast<double>(count);
+  const auto nb = static_cast<double>(other.count);
+  const double n = na + nb;
+  std::vector<double> delta(k);
+  for (std::size_t i = 0; i < k; ++i) delta[i] = other.mean[i] - mean[i];
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      comoment[i * k + j] += other.comoment[i * k + j] + delta[i] * delta[j] * na * nb / n;
+  for (std::size_t i = 0; i < k; ++i) mean[i] += delta[i] * nb / n;
+  count += other.count;
+}
+
+double CommonSample::mean_covariance(std::size_t i, std::size_t j) const {
+  if (count < 2) return 0.0;
+  const auto n = static_cast<double>(count);
+  return comoment[i * mean.size() + j] / ((n - 1.0) * n);
+}
+
+namespace {
+
+struct CommonKernel {
+  using Accumulator = CommonSample;
+
+  std::vector<DynamicSimulator> simulators;
+
+  Accumulator make_accumulator() const { return {}; }
+
+  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+    std::vector<DynamicSimulator> sims = simulators;  // scratch space of this block
+    std::vector<double> x(2 * sims.size());
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::uint64_t stream = gen();
+      const std::size_t k = sims.size();
+      for (std::size_t j = 0; j < k; ++j) {
+        engine::Generator common = engine::block_generator(stream, 0);
+        x[j] = sims[j].completion_time(common);
+        x[k + j] = sims[j].last_work();
+      }
+      acc.add(x);
+    }
+  }
+};
+
+bool fixed_count(const DynamicModel& model) { return model.model != SubtaskModel::exponential; }
+
+// The grid ν_center·2^{j/den}, j = from..to, rounded for fixed-N models
+// (to multiples of p when center >= 8p: full last rounds, see the header),
+// without duplicates, increasing.
+std::vector<double> nu_grid(const DynamicModel& base, double center, int from, int to, int den) {
+  std::vector<double> grid;
+  const auto p = static_cast<double>(base.p);
+  for (int j = from; j <= to; ++j) {
+    double nu = std::clamp(center * std::exp2(static_cast<double>(j) / den), 1.0, 2e9);
+    if (fixed_count(base)) nu = center >= 8.0 * p ? p * std::round(nu / p) : std::round(nu);
+    if (grid.empty() || nu > grid.back()) grid.push_back(nu);
+  }
+  return grid;
+}
+
+// η at each grid ν and the paired se of the difference with the best.
+std::vector<NuPoint> evaluate_grid(const DynamicModel& base, const std::vector<double>& grid,
+                                   const engine::RunPlan& plan, double z) {
+  std::vector<DynamicModel> models;
+  for (const double nu : grid) {
+    DynamicModel m = base;
+    m.nu = nu;
+    models.push_back(m);
+  }
+  const ControlledMeans s = controlled_means(simulate_common(models, plan), base.t1);
+  const double scale = base.t1 / static_cast<double>(base.p);
+  const std::size_t k = grid.size();
+  std::vector<NuPoint> points(k);
+  std::size_t best = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    const double m = s.mean[j];
+    points[j].nu = grid[j];
+    points[j].eta = scale / m;
+    points[j].se = scale * s.se(j) / (m * m);
+    if (points[j].eta > points[best].eta) best = j;
+  }
+  // d η_j = −(t1/p)/m_j² d m_j: Var(η_b − η_j) = g_b² V_bb + g_j² V_jj − 2 g_b g_j V_bj.
+  const auto slope = [&](std::size_t j) { return scale / (s.mean[j] * s.mean[j]); };
+  const auto cov = [&](std::size_t i, std::size_t j) { return s.covariance[i * k + j]; };
+  for (std::size_t j = 0; j < k; ++j) {
+    const double var = slope(best) * slope(best) * cov(best, best) + slope(j) * slope(j) * cov(j, j) -
+                       2.0 * slope(best) * slope(j) * cov(best, j);
+    points[j].se_diff = std::sqrt(std::max(0.0, var));
+    points[j].within_noise = points[best].eta - points[j].eta <= z * points[j].se_diff;
+  }
+  return points;
+}
+
+const NuPoint& best_of(const std::vector<NuPoint>& points) {
+  return *std::max_element(points.begin(), points.end(),
+                           [](const NuPoint& a, const NuPoint& b) { return a.eta < b.eta; });
+}
+
+}  // namespace
+
+double ControlledMeans::se(std::size_t j) const { return std::sqrt(std::max(0.0, covariance[j * mean.size() + j])); }
+
+ControlledMeans controlled_means(const CommonSample& sample, double t1) {
+  const std::size_t k = sample.mean.size() / 2;
+  ControlledMeans out;
+  out.count = sample.count;
+  out.mean.resize(k);
+  out.covariance.assign(k * k, 0.0);
+  // Indices: T_p of model j is j, its T_1 is k + j.
+  const auto c = [&](std::size_t a, std::size_t b) { return sample.mean_covariance(a, b); };
+  std::vector<double> b(k, 0.0);
+  for (std::size_t j = 0; j < k; ++j) {
+    const double v = c(k + j, k + j);
+    b[j] = v > 1e-24 * t1 * t1 ? c(j, k + j) / v : 0.0;  // no control for a constant T_1
+    out.mean[j] = sample.mean[j] - b[j] * (sample.mean[k + j] - t1);
+  }
+  // Cov(e_i, e_j), e = T_p − b T_1, scaled to the means like mean_covariance.
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      out.covariance[i * k + j] =
+          c(i, j) - b[j] * c(i, k + j) - b[i] * c(k + i, j) + b[i] * b[j] * c(k + i, k + j);
+  return out;
+}
+
+CommonSample simulate_common(const std::vector<DynamicModel>& models, engine::RunPlan plan) {
+  CommonKernel kernel;
+  std::int64_t block = std::numeric_limits<std::int64_t>::max();
+  for (const DynamicModel& m : models) {
+    kernel.simulators.emplace_back(m);
+    block = std::min(block, dynamic_block_reps(m));
+  }
+  plan.block_reps = std::max<std::int64_t>(1, block / static_cast<std::int64_t>(std::max<std::size_t>(1, models.size())));
+  CommonSample sample;
+  const double target = plan.target_rse.value_or(0.0);
+  sample.run = engine::run_replications(plan, kernel, sample, [&](const CommonSample& acc) {
+    const ControlledMeans m = controlled_means(acc, models.front().t1);
+    for (std::size_t j = 0; j < m.mean.size(); ++j)
+      if (m.se(j) > target * std::abs(m.mean[j])) return false;
+    return true;
+  });
+  return sample;
+}
+
+NuOptimum optimize_nu(const DynamicModel& base, const engine::RunPlan& plan, double level) {
+  validate(base);
+  const double z = engine::normal_critical(level);
+  if (!std::isfinite(base.lambda))
+    throw engine::InputError("--optimize-nu: lambda = inf has no optimal nu (eta grows with nu)");
+  NuOptimum result;
+  // The coarse window spans four octaves; while its best is on an edge it
+  // moves three octaves that way (several levels put the root optimum far
+  // above ρ = 1: the groups need large tasks to be efficient themselves).
+  double center = base.lambda * base.t1 / static_cast<double>(base.p);
+  for (int move = 0; move < 12; ++move) {
+    result.coarse = evaluate_grid(base, nu_grid(base, center, -6, 2, 2), plan, z);
+    const auto& grid = result.coarse;
+    const double best = best_of(grid).nu;
+    // An edge counts only when its neighbour is clearly worse (ties, as in
+    // the deterministic model's plateau, do not move the window).
+    if (grid.size() > 1 && best == grid.front().nu && best > 1.0 && !grid[1].within_noise) {
+      center /= 8.0;
+    } else if (grid.size() > 1 && best == grid.back().nu && !grid[grid.size() - 2].within_noise) {
+      center *= 8.0;
+    } else {
+      break;
+    }
+  }
+  result.fine = evaluate_grid(base, nu_grid(base, best_of(result.coarse).nu, -4, 4, 8), plan, z);
+  result.nu = best_of(result.fine).nu;
+  // The fine pass's within-noise set widened by one grid point each side (the
+  // bracket of the argmax of a unimodal η), joined with the coarse set.
+  const auto& fine = result.fine;
+  std::size_t first = fine.size(), last = 0;
+  for (std::size_t j = 0; j < fine.size(); ++j) {
+    if (!fine[j].within_noise) continue;
+    first = std::min(first, j);
+    last = j;
+  }
+  result.nu_low = fine[first == 0 ? 0 : first - 1].nu;
+  result.nu_high = fine[std::min(last + 1, fine.size() - 1)].nu;
+  for (const NuPoint& point : result.coarse) {
+    if (!point.within_noise) continue;
+    result.nu_low = std::min(result.nu_low, point.nu);
+    result.nu_high = std::max(result.nu_high, point.nu);
+  }
+  result.model = base;
+  result.model.nu = result.nu;
+  engine::RunPlan held = plan;
+  held.seed = plan.seed ^ kHeldOutSeed;
+  const CommonSample sample = simulate_common({result.model}, held);
+  const ControlledMeans t = controlled_means(sample, base.t1);
+  result.t_p = engine::normal_estimate(t.mean[0], t.se(0), t.count, level);
+  result.held_out_run = sample.run;
+  return result;
+}
+
+EfficiencyEstimate held_out_efficiency(const NuOptimum& optimum) {
+  const engine::Estimate& t = optimum.t_p;
+  const double scale = optimum.model.t1 / static_cast<double>(optimum.model.p);
+  return {scale / t.value, scale * t.se / (t.value * t.value)};
+}
+
+IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, double tol, const engine::RunPlan& plan,
+                                    double level) {
+  IsoefficiencyPoint result;
+  const auto at = [&](double t1) {
+    DynamicModel m = base;
+    m.t1 = t1;
+    m.nu = 1.0;
+    ++result.evaluations;
+    return optimize_nu(m, plan, level);
+  };
+  double lo = base.t1, hi = base.t1;
+  NuOptimum opt_hi = at(hi);
+  NuOptimum opt_lo = opt_hi;
+  if (held_out_efficiency(opt_hi).value >= eta0) {
+    do {
+      hi = lo;
+      opt_hi = opt_lo;
+      lo /= 2.0;
+      opt_lo = at(lo);
+    } while (held_out_efficiency(opt_lo).value >= eta0 && lo > 1e-300);
+  } else {
+    do {
+      lo = hi;
+      opt_lo = opt_hi;
+      hi *= 2.0;
+      if (result.evaluations > 60) throw engine::RuntimeFailure("isoefficiency: no t1 reaches the target");
+      opt_hi = at(hi);
+    } while (held_out_efficiency(opt_hi).value < eta0);
+  }
+  while (hi / lo > 1.0 + tol) {
+    const double mid = std::sqrt(lo * hi);
+    NuOptimum opt = at(mid);
+    if (held_out_efficiency(opt).value >= eta0) {
+      hi = mid;
+      opt_hi = std::move(opt);
+    } else {
+      lo = mid;
+      opt_lo = std::move(opt);
+    }
+  }
+  const EfficiencyEstimate e_hi = held_out_efficiency(opt_hi);
+  const EfficiencyEstimate e_lo = held_out_efficiency(opt_lo);
+  const double slope = (e_hi.value - e_lo.value) / std::log(hi / lo);
+  result.t1 = hi;
+  result.log_t1_se = slope > 0.0 ? e_hi.se / slope : std::numeric_limits<double>::infinity();
+  result.optimum = std::move(opt_hi);
+  return result;
+}
+
+namespace {
+
+// Ordinary least squares y = X b with the standard errors of b from the
+// residual variance (zero without residual degrees of freedom).
+struct Ols {
+  Eigen::VectorXd coef;
+  Eigen::VectorXd se;
+};
+
+Ols least_squares(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
+  Ols out{x.colPivHouseholderQr().solve(y), Eigen::VectorXd::Zero(x.cols())};
+  const Eigen::Index dof = x.rows() - x.cols();
+  if (dof > 0) {
+    const double s2 = (y - x * out.coef).squaredNorm() / static_cast<double>(dof);
+    out.se = (s2 * (x.transpose() * x).inverse()).diagonal().cwiseSqrt();
+  }
+  return out;
+}
+
+}  // namespace
+
+ExponentFit fit_isoefficiency(const std::vector<double>& p, const std::vector<double>& t1, double beta_fixed) {
+  const auto n = static_cast<Eigen::Index>(p.size());
+  if (n < 2 || t1.size() != p.size()) throw engine::InputError("isoefficiency fit: needs at least two points");
+  Eigen::MatrixXd x(n, 3), xh(n, 3);
+  Eigen::VectorXd y(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double pi = p[static_cast<std::size_t>(i)];
+    x(i, 0) = 1.0;
+    x(i, 1) = std::log(pi);
+    x(i, 2) = std::log(std::log(pi));
+    xh.row(i) << 1.0, std::log(pi), std::log(analytic::harmonic(static_cast<std::int64_t>(std::llround(pi))));
+    y(i) = std::log(t1[static_cast<std::size_t>(i)]);
+  }
+  ExponentFit fit;
+  if (n >= 3) {
+    const Ols free = least_squares(x, y);
+    fit.c = free.coef(0);
+    fit.alpha = free.coef(1);
+    fit.beta = free.coef(2);
+    fit.c_se = free.se(0);
+    fit.alpha_se = free.se(1);
+    fit.beta_se = free.se(2);
+    const Ols harmonic = least_squares(xh, y);
+    fit.alpha_harmonic = harmonic.coef(1);
+    fit.beta_harmonic = harmonic.coef(2);
+    fit.alpha_harmonic_se = harmonic.se(1);
+    fit.beta_harmonic_se = harmonic.se(2);
+  }
+  // ln t1 − β ln ln p = c + α ln p.
+  const Ols fixed = least_squares(x.leftCols(2), y - beta_fixed * x.col(2));
+  fit.alpha_fixed_beta = fixed.coef(1);
+  fit.alpha_fixed_beta_se = fixed.se(1);
+  return fit;
+}
+
+}  // namespace lbmc::exp

@@ -1,0 +1,244 @@
+// `lbmc rebalance`: the locality-maintaining balancer (Mehrotra–Ranka–Wang
+// 1992, Figures 1-4) and the BDM balancer (JaJa–Ryu), run on simulated
+// processors and priced in the cost models of rebalance.hpp.
+//
+// Statistics per (law, n): D = max_k |V_k|/X̄, Max_L_Shift, Max_R_Shift, the
+// packets of Figure 1 (the most any processor sends, per side, and whether
+// every processor sends at most one each side, as §5 says happens in
+// practice; packet sizes relative to X̄), under approach `fig1`; and per
+// schedule (approach 1, 2, 3, bdm): the modelled time a·τ + b·φ, a and b,
+// messages and words per processor (the largest and the mean), and the
+// replications in which a delivery check failed (must be 0). References:
+// the bound 2ξ = 2(1 + c₁λ)τ + 2(c₂λ² + c₁λ)φμ on the mean time of
+// approach 1 with the printed constants (0.626, 0.31) and with the limit
+// moments of D' (√(π/2) ln 2, π²/12); the matching E D, E D² references.
+// `--example cm5` runs §4's example (binomial:4096,0.5, n = 256,
+// τ = 140 µs, φ = 0.5 µs) and adds the break-even C(M).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "lbmc/analytic/bridge.hpp"
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/rebalance_cost.hpp"
+#include "lbmc/engine/lists.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/rebalance.hpp"
+#include "lbmc/exp/report.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+using engine::Estimate;
+using engine::Reference;
+using engine::ReferenceKind;
+
+Estimate mean_estimate(const engine::Moments& m, double level) {
+  return engine::normal_estimate(m.mean(), m.mean_se(), m.count(), level);
+}
+
+std::vector<Approach> parse_approaches(const std::string& text) {
+  std::vector<std::string> names;
+  for (int a = 0; a < kApproaches; ++a) names.emplace_back(to_string(static_cast<Approach>(a)));
+  std::vector<Approach> approaches;
+  const auto parse = [&](const std::string& t) { return engine::parse_name_list(t, names); };
+  for (const auto& name : parse_option("--approach", text, parse)) {
+    approaches.push_back(static_cast<Approach>(std::find(names.begin(), names.end(), name) - names.begin()));
+  }
+  return approaches;
+}
+
+double parse_cost(const char* option, const std::string& text) {
+  const double value = parse_option(option, text, engine::parse_real);
+  if (!(value >= 0.0) || !std::isfinite(value)) {
+    throw engine::InputError(fmt::format("{}: '{}' must be a finite number >= 0", option, text));
+  }
+  return value;
+}
+
+const char* integer_counts(const dist::LoadLaw& law) {
+  if (const auto* c = std::get_if<dist::Constant>(&law)) {
+    return c->value >= 0.0 && c->value == std::floor(c->value) ? nullptr : "element counts must be integers >= 0";
+  }
+  return dist::is_discrete(law) ? nullptr : "element counts need an integer law (binomial, poisson, constant)";
+}
+
+class RebalanceCommand final : public Command {
+ public:
+  const char* name() const override { return "rebalance"; }
+  const char* summary() const override { return "the locality-maintaining balancer and BDM (Mehrotra §2, §4; JaJa-Ryu)"; }
+
+  void attach(CLI::App& app) override {
+    app.add_option("--dist", dists_, "law of the element counts, repeatable (binomial, poisson, integer constant)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->capture_default_str();
+    app.add_option("--n", n_text_, "processors: list or range, each >= 1")->capture_default_str();
+    app.add_option("--tau", tau_text_, "set-up cost of a message (s); BDM latency")->capture_default_str();
+    app.add_option("--phi", phi_text_, "cost per word (s); BDM sigma")->capture_default_str();
+    app.add_option("--approach", approach_text_, "data movement: list of 1, 2, 3 (Figures 2-4), bdm")
+        ->capture_default_str();
+    app.add_option("--alpha", alpha_text_, "quantile levels of D")->capture_default_str();
+    app.add_option("--remainder", remainder_text_,
+                   "non-integer mean: first (the first T mod n processors get one more) or spread (floor(g/mean))")
+        ->capture_default_str();
+    app.add_option("--example", example_, "cm5: Mehrotra §4, setting --dist binomial:4096,0.5 --n 256 --tau 140e-6 --phi 0.5e-6");
+    add_run_options(app, run_text_);
+    app.footer(
+        "Output columns: experiment,dist,n,remainder,approach,statistic,... approach fig1: D = max_k |V_k|/mean, Max_L_Shift,\n"
+        "Max_R_Shift, packets (own packet excluded); approach 1, 2, 3, bdm: time = a*tau + b*phi (tau_coef a,\n"
+        "phi_coef b), messages and words per processor (max and per_proc), violations (must be 0). References:\n"
+        "xi-printed, xi-corrected (bound, approach 1): 2(1 + c1 l)tau + 2(c2 l^2 + c1 l)phi mu, l = sigma sqrt(n)/mu,\n"
+        "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).");
+  }
+
+  int run(const std::string& command_line) override {
+    if (!example_.empty() && example_ != "cm5") {
+      throw engine::InputError(fmt::format("--example: '{}' is not cm5", example_));
+    }
+    const bool cm5 = example_ == "cm5";
+    if (cm5) {
+      dists_ = {"binomial:4096,0.5"};
+      n_text_ = "256";
+      tau_text_ = "140e-6";
+      phi_text_ = "0.5e-6";
+    }
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, integer_counts);
+    const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const double tau = parse_cost("--tau", tau_text_);
+    const double phi = parse_cost("--phi", phi_text_);
+    const std::vector<Approach> approaches = parse_approaches(approach_text_);
+    const auto alphas = parse_levels("--alpha", alpha_text_);
+    if (remainder_text_ != to_string(Remainder::first) && remainder_text_ != to_string(Remainder::spread)) {
+      throw engine::InputError(fmt::format("--remainder: '{}' is not first or spread", remainder_text_));
+    }
+    const Remainder remainder = remainder_text_ == to_string(Remainder::first) ? Remainder::first : Remainder::spread;
+    const RunSettings settings = check_run_options(run_text_);
+
+    Report report("rebalance", {"dist", "n", "remainder", "approach"}, settings, command_line);
+    for (const auto& law : laws) {
+      for (const std::int64_t n : ns) {
+        const RebalanceSpec spec{law, n, tau, phi, approaches, remainder};
+        const std::string label = fmt::format("rebalance dist={} n={}", dist::to_spec(law), n);
+        const RebalanceSample s = simulate_rebalance(spec, make_plan(settings, 0, label));
+        report.record(label, s.run, static_cast<double>(n));
+        if (!s.first_violation.empty()) fmt::print(stderr, "lbmc rebalance: check failed: {}\n", s.first_violation);
+        add_rows(report.table(), spec, s, alphas, settings.level);
+        if (cm5) add_break_even(report.table(), spec, s, settings.level);
+      }
+    }
+    return report.finish();
+  }
+
+ private:
+  static void add_rows(engine::ResultTable& table, const RebalanceSpec& spec, const RebalanceSample& s,
+                       const std::vector<double>& alphas, double level) {
+    const std::string dist = dist::to_spec(spec.law);
+    const std::string n = std::to_string(spec.n);
+    const std::string remainder = to_string(spec.remainder);
+    const std::vector<std::string> fig1{dist, n, remainder, "fig1"};
+    const double mu = dist::mean(spec.law);
+    const double sigma = dist::standard_deviation(spec.law);
+    const bool scaled = mu > 0.0 && sigma > 0.0;
+    const double lambda = scaled ? analytic::shift_lambda(mu, sigma, spec.n) : 0.0;
+    std::vector<Reference> d_refs;
+    std::vector<Reference> d2_refs;
+    if (scaled) {
+      const auto printed = analytic::printed_shift_constants();
+      d_refs = {{"paper-0.626", ReferenceKind::paper, printed.first * lambda},
+                {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_mean() * lambda},
+                {"kolmogorov-corrected", ReferenceKind::corrected, analytic::corrected_kolmogorov_mean(spec.n) * lambda}};
+      d2_refs = {{"paper-0.31", ReferenceKind::paper, printed.second * lambda * lambda},
+                 {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_second_moment() * lambda * lambda},
+                 {"kolmogorov-corrected", ReferenceKind::corrected,
+                  analytic::corrected_kolmogorov_second_moment(spec.n) * lambda * lambda}};
+    }
+    if (s.d.count() > 0) {  // D needs X̄ > 0
+      table.add(fig1, "D.mean", mean_estimate(s.d, level), d_refs);
+      table.add(fig1, "D.second_moment", mean_estimate(s.d_sq, level), d2_refs);
+      for (const double alpha : alphas) {
+        const auto q = s.d_values.quantile(alpha, level);
+        std::vector<Reference> refs;
+        if (scaled) refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_quantile(alpha) * lambda});
+        table.add(fig1, fmt::format("D.q{}", alpha), {q.value, q.se, q.low, q.high, s.d_values.count()}, refs);
+      }
+    }
+    table.add(fig1, "Max_L_Shift.mean", mean_estimate(s.max_lshift, level), {});
+    table.add(fig1, "Max_R_Shift.mean", mean_estimate(s.max_rshift, level), {});
+    table.add(fig1, "packets.max.mean", mean_estimate(s.packets_max, level), {});
+    table.add(fig1, "packets.max_per_side.mean", mean_estimate(s.packets_side_max, level), {});
+    table.add(fig1, "packets.p_le1_per_side", mean_estimate(s.one_per_side, level), {});
+    table.add(fig1, "packet_size.max_rel.mean", mean_estimate(s.packet_max_rel, level), {});
+    table.add(fig1, "packet_size.mean_rel.mean", mean_estimate(s.packet_mean_rel, level), {});
+
+    for (const Approach a : spec.approaches) {
+      const ApproachStats& st = s.approach[static_cast<int>(a)];
+      const std::vector<std::string> params{dist, n, remainder, to_string(a)};
+      std::vector<Reference> time_refs;
+      std::vector<Reference> tau_refs;
+      std::vector<Reference> phi_refs;
+      if (a == Approach::pipeline && scaled) {
+        const std::pair<const char*, analytic::ShiftConstants> bounds[] = {
+            {"xi-printed", analytic::printed_shift_constants()}, {"xi-corrected", analytic::limit_shift_constants()}};
+        for (const auto& [name, constants] : bounds) {
+          const auto bound = analytic::shift_cost_bound(lambda, mu, constants);
+          time_refs.push_back({name, ReferenceKind::bound, bound.time(spec.tau, spec.phi)});
+          tau_refs.push_back({name, ReferenceKind::bound, bound.tau});
+          phi_refs.push_back({name, ReferenceKind::bound, bound.phi});
+        }
+      }
+      table.add(params, "time.mean", mean_estimate(st.time, level), time_refs);
+      table.add(params, "tau_coef.mean", mean_estimate(st.tau_coef, level), tau_refs);
+      table.add(params, "phi_coef.mean", mean_estimate(st.phi_coef, level), phi_refs);
+      table.add(params, "messages.max.mean", mean_estimate(st.messages_max, level), {});
+      table.add(params, "words.max.mean", mean_estimate(st.words_max, level), {});
+      table.add(params, "messages.per_proc.mean", mean_estimate(st.messages_mean, level), {});
+      table.add(params, "words.per_proc.mean", mean_estimate(st.words_mean, level), {});
+      const double reps = static_cast<double>(st.time.count());
+      const double failed = reps > 0 ? static_cast<double>(st.violations) / reps : 0.0;
+      table.add(params, "violations", {failed, 0.0, failed, failed, st.time.count()},
+                {{"exact", ReferenceKind::exact, 0.0}});
+    }
+  }
+
+  // §4: load balancing pays when C(M)·(E max X − μ) >= the cost of the data
+  // movement. The estimate uses the simulated mean time of approach 1 and
+  // the exact E max X; the references are the paper's printed value and its
+  // formula (σ√(2 ln n), the bound 2ξ) with printed and corrected constants.
+  static void add_break_even(engine::ResultTable& table, const RebalanceSpec& spec, const RebalanceSample& s,
+                             double level) {
+    const ApproachStats& a1 = s.approach[static_cast<int>(Approach::pipeline)];
+    if (a1.time.count() == 0) return;
+    const double mu = dist::mean(spec.law);
+    const double sigma = dist::standard_deviation(spec.law);
+    const double lambda = analytic::shift_lambda(mu, sigma, spec.n);
+    const double excess = analytic::max_moments(spec.law, spec.n).mean - mu;
+    const double gumbel = sigma * std::sqrt(2.0 * std::log(static_cast<double>(spec.n)));
+    const auto printed = analytic::shift_cost_bound(lambda, mu, analytic::printed_shift_constants());
+    const auto limit = analytic::shift_cost_bound(lambda, mu, analytic::limit_shift_constants());
+    const std::vector<std::string> params{dist::to_spec(spec.law), std::to_string(spec.n), to_string(spec.remainder),
+                                          "1"};
+    table.add(params, "break_even_C",
+              engine::normal_estimate(a1.time.mean() / excess, a1.time.mean_se() / excess, a1.time.count(), level),
+              {{"paper-printed", ReferenceKind::paper, 6.458e-6},
+               {"xi-printed-gumbel", ReferenceKind::asymptotic, printed.time(spec.tau, spec.phi) / gumbel},
+               {"xi-printed-exact-max", ReferenceKind::asymptotic, printed.time(spec.tau, spec.phi) / excess},
+               {"xi-corrected-exact-max", ReferenceKind::asymptotic, limit.time(spec.tau, spec.phi) / excess}});
+  }
+
+  std::vector<std::string> dists_{"binomial:4096,0.5"};
+  std::string n_text_ = "16,64,256";
+  std::string tau_text_ = "140e-6";
+  std::string phi_text_ = "0.5e-6";
+  std::string approach_text_ = "1,2,3,bdm";
+  std::string alpha_text_ = "0.95";
+  std::string remainder_text_ = "first";
+  std::string example_;
+  RunOptionsText run_text_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_rebalance_command() { return std::make_unique<RebalanceCommand>(); }
+
+}  // namespace lbmc::exp

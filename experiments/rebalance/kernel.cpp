@@ -1,0 +1,155 @@
+// The rebalance kernel: per replication, n integer loads, the plan of
+// Figure 1, every chosen schedule executed and checked, and the statistics
+// of RebalanceSample.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "lbmc/dist/samplers.hpp"
+#include "lbmc/exp/maxshift.hpp"
+#include "lbmc/exp/rebalance.hpp"
+
+namespace lbmc::exp {
+
+void ApproachStats::merge(const ApproachStats& other) {
+  time.merge(other.time);
+  tau_coef.merge(other.tau_coef);
+  phi_coef.merge(other.phi_coef);
+  messages_max.merge(other.messages_max);
+  words_max.merge(other.words_max);
+  messages_mean.merge(other.messages_mean);
+  words_mean.merge(other.words_mean);
+  violations += other.violations;
+}
+
+void RebalanceSample::merge(const RebalanceSample& other) {
+  d.merge(other.d);
+  d_sq.merge(other.d_sq);
+  d_values.merge(other.d_values);
+  max_lshift.merge(other.max_lshift);
+  max_rshift.merge(other.max_rshift);
+  packets_max.merge(other.packets_max);
+  packets_side_max.merge(other.packets_side_max);
+  one_per_side.merge(other.one_per_side);
+  packet_max_rel.merge(other.packet_max_rel);
+  packet_mean_rel.merge(other.packet_mean_rel);
+  for (int a = 0; a < kApproaches; ++a) approach[a].merge(other.approach[a]);
+  if (first_violation.empty()) first_violation = other.first_violation;
+}
+
+namespace {
+
+// Packet counts and sizes of Figure 1 (own packets excluded).
+void add_packet_stats(const BalancePlan& plan, RebalanceSample& acc) {
+  Count most = 0;
+  Count most_side = 0;
+  Count largest = 0;
+  Count sent = 0;
+  Count words = 0;
+  for (Count k = 0; k < plan.n(); ++k) {
+    Count left = 0;
+    Count right = 0;
+    for (std::size_t j = plan.first[static_cast<std::size_t>(k)]; j < plan.first[static_cast<std::size_t>(k) + 1]; ++j) {
+      const Packet& p = plan.packets[j];
+      if (p.dest == k) continue;
+      ++(p.dest < k ? left : right);
+      largest = std::max(largest, p.elements.size);
+      words += p.elements.size;
+    }
+    most = std::max(most, left + right);
+    most_side = std::max({most_side, left, right});
+    sent += left + right;
+  }
+  acc.packets_max.add(static_cast<double>(most));
+  acc.packets_side_max.add(static_cast<double>(most_side));
+  acc.one_per_side.add(most_side <= 1 ? 1.0 : 0.0);
+  if (sent > 0) {
+    const double mean = plan.mean();
+    acc.packet_max_rel.add(static_cast<double>(largest) / mean);
+    acc.packet_mean_rel.add(static_cast<double>(words) / static_cast<double>(sent) / mean);
+  }
+}
+
+void add_movement(const Movement& m, double tau, double phi, ApproachStats& stats) {
+  stats.time.add(m.cost.time(tau, phi));
+  stats.tau_coef.add(m.cost.tau);
+  stats.phi_coef.add(m.cost.phi);
+  const auto n = static_cast<double>(m.messages.size());
+  Count messages = 0;
+  Count words = 0;
+  for (const Count c : m.messages) messages += c;
+  for (const Count c : m.words) words += c;
+  stats.messages_max.add(static_cast<double>(*std::max_element(m.messages.begin(), m.messages.end())));
+  stats.words_max.add(static_cast<double>(*std::max_element(m.words.begin(), m.words.end())));
+  stats.messages_mean.add(static_cast<double>(messages) / n);
+  stats.words_mean.add(static_cast<double>(words) / n);
+}
+
+template <class Sampler>
+struct RebalanceKernel {
+  using Accumulator = RebalanceSample;
+
+  Sampler sampler;
+  const RebalanceSpec* spec;
+
+  Accumulator make_accumulator() const { return {}; }
+
+  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+    const Count n = spec->n;
+    std::vector<Count> loads(static_cast<std::size_t>(n));
+    std::vector<double> prefix(static_cast<std::size_t>(n));
+    const Eigen::ArrayXd ks = bridge_indices(n);
+    BalancePlan plan;
+    DataMover mover(spec->tau, spec->phi);
+    acc.d_values.reserve(static_cast<std::size_t>(count));
+    for (std::int64_t r = 0; r < count; ++r) {
+      double total = 0.0;
+      for (std::size_t k = 0; k < loads.size(); ++k) {
+        const double x = sampler(gen);
+        loads[k] = static_cast<Count>(x);
+        prefix[k] = total += x;
+      }
+      plan_balance(loads, plan, spec->remainder);
+      if (plan.layout.total > 0) {
+        const double mean = plan.mean();
+        const double d = bridge_extremes(prefix, ks, mean).max_abs / mean;
+        acc.d.add(d);
+        acc.d_sq.add(d * d);
+        acc.d_values.add(d);
+      }
+      acc.max_lshift.add(static_cast<double>(plan.max_lshift));
+      acc.max_rshift.add(static_cast<double>(plan.max_rshift));
+      add_packet_stats(plan, acc);
+      for (const Approach a : spec->approaches) {
+        Movement& checked = mover.run(a, plan);
+        ApproachStats& stats = acc.approach[static_cast<int>(a)];
+        add_movement(checked, spec->tau, spec->phi, stats);
+        if (std::string why = check_movement(plan, checked); !why.empty()) {
+          ++stats.violations;
+          if (acc.first_violation.empty()) acc.first_violation = std::string(to_string(a)) + ": " + why;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+RebalanceSample simulate_rebalance(const RebalanceSpec& spec, engine::RunPlan plan) {
+  plan.block_reps = engine::block_size_for(8 * spec.n);
+  RebalanceSample sample;
+  dist::visit_sampler(spec.law, [&](const auto& sampler) {
+    using Kernel = RebalanceKernel<std::decay_t<decltype(sampler)>>;
+    const Kernel kernel{sampler, &spec};
+    const double target = plan.target_rse.value_or(0.0);
+    sample.run = engine::run_replications(plan, kernel, sample, [&](const RebalanceSample& acc) {
+      return std::all_of(spec.approaches.begin(), spec.approaches.end(), [&](Approach a) {
+        const engine::Moments& t = acc.approach[static_cast<int>(a)].time;
+        return t.mean_se() <= target * std::abs(t.mean());
+      });
+    });
+  });
+  return sample;
+}
+
+}  // namespace lbmc::exp

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The sweeps behind results/plots/ (fixed seeds, so the CSVs regenerate
+# byte-identically) and their rendering to SVG by the gnuplot scripts there,
+# when gnuplot is installed. Usage: scripts/plots.sh [--quick]
+# (--quick: a tenth of the replications, for a fast look).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+lbmc="$root/build/release/lbmc"
+plots="$root/results/plots"
+scale=1
+if [[ "${1:-}" == "--quick" ]]; then scale=10; fi
+reps() { echo $(( $1 / scale )); }
+
+mkdir -p "$plots/data"
+common=(--quiet --progress never)
+"$lbmc" maxload --dist normal:0,1 --n 4:65536:*2 --alpha 0.95 --reps "$(reps 100000)" \
+  --seed 1 --csv "$plots/data/maxload.csv" "${common[@]}" >/dev/null
+"$lbmc" maxshift --dist normal:0,1 --n 16,64,1024 --alpha 0.02:0.98:+0.02 --reps "$(reps 100000)" \
+  --seed 2 --csv "$plots/data/maxshift.csv" "${common[@]}" >/dev/null
+"$lbmc" assign --model multinomial,poisson --N 1000 --P 2,5,10,20,50,100,200,500,1000 --reps "$(reps 20000)" \
+  --seed 3 --csv "$plots/data/assign.csv" "${common[@]}" >/dev/null
+"$lbmc" dynamic --model exponential --p 16 --kappa 4 --lambda 1 --nu 20:2000:*1.25 --reps "$(reps 5000)" \
+  --seed 6 --csv "$plots/data/dynamic_nu.csv" "${common[@]}" >/dev/null
+"$lbmc" dynamic --model exponential --p 16 --kappa 4 --lambda 1 --optimize-nu --reps "$(reps 20000)" \
+  --seed 6 --csv "$plots/data/dynamic_opt.csv" "${common[@]}" >/dev/null
+# One CSV for both levels (--levels takes one value: it fixes the --fanout list).
+iso=("$lbmc" dynamic --model exponential --isoefficiency --eta0 0.8 --lambda 1 --p 4:256:*2 --seed 6 "${common[@]}")
+"${iso[@]}" --levels 1 --reps "$(reps 1000)" --tol 0.03 --csv "$plots/data/iso1.tmp" >/dev/null
+"${iso[@]}" --levels 2 --reps "$(reps 500)" --tol 0.05 --csv "$plots/data/iso2.tmp" >/dev/null
+{ cat "$plots/data/iso1.tmp"; tail -n +2 "$plots/data/iso2.tmp"; } >"$plots/data/isoefficiency.csv"
+rm "$plots/data/iso1.tmp" "$plots/data/iso2.tmp"
+
+if ! command -v gnuplot >/dev/null; then
+  echo "plots: gnuplot not found; the data are in $plots/data, the SVGs were not rendered" >&2
+  exit 0
+fi
+cd "$plots"
+for script in maxload_percentile shift_ecdf assign_efficiency dynamic_eta_nu isoefficiency; do
+  gnuplot "$script.gp"
+done
+echo "plots: rendered $(cd "$plots" && ls ./*.svg | wc -l) SVGs in $plots" >&2
