@@ -5,6 +5,7 @@
 #include "test_plan.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/exp/direct_max.hpp"
@@ -54,6 +55,19 @@ TEST_SUITE("fast") {
       CHECK(z >= 0.0);
     }
     CHECK(constant(gen) == 2.5);
+  }
+}
+
+TEST_SUITE("fast") {
+  TEST_CASE("direct max: ln(1 - exp(-x)) to a few ulp on both sides of the series switch") {
+    for (double x = 1e-15; x < 30.0; x *= 1.37) {
+      CAPTURE(x);
+      // Reference in long double: 1 − e^{−x} from expm1l, then logl.
+      const long double ref = std::log(-std::expm1(-static_cast<long double>(x)));
+      const double got = exp::log_one_minus_exp_neg(x);
+      CHECK(std::abs(got - static_cast<double>(ref)) <= 4.0 * std::numeric_limits<double>::epsilon() *
+                                                            std::max(1.0, std::abs(static_cast<double>(ref))));
+    }
   }
 }
 

@@ -142,7 +142,7 @@ std::string errata_markdown(const std::vector<PaperClaims>& papers) {
                            markdown_cell(c.location), markdown_cell(c.printed), our_value(c), c.verdict,
                            markdown_cell(c.note));
     }
-    if (!items.empty()) out += fmt::format("### {}\n\n{}\n", p.title, items);
+    if (!items.empty()) out += fmt::format("#### {}\n\n{}\n", p.title, items);
   }
   return out;
 }

@@ -44,6 +44,11 @@ class DirectMaxSampler {
   dist::detail::InversionTable table_;
 };
 
+//! ln(1 − e^{−x}) for x > 0, to a few ulp: the log of the upper tail
+//! probability 1 − U^{1/n} of a direct draw, with one logarithm when x is
+//! small (a series for ln((1 − e^{−x})/x)), ln(−expm1(−x)) otherwise.
+double log_one_minus_exp_neg(double x);
+
 //! How `lbmc maxload` draws the maximum.
 enum class MaxMethod { brute, direct };
 

@@ -28,24 +28,16 @@ namespace lbmc::exp {
 
 //! max_k V_k and max_k |V_k| of the bridge V_k = Y_k − k·mean, k = 1..n,
 //! from the prefix sums prefix[k−1] = Y_k = X_1 + … + X_k, with V_n = 0
-//! exactly (so both are >= 0). `ks` holds 1, 2, …, n as doubles. The
-//! reductions are Eigen array expressions, vectorised. When `bridge` is not
-//! null it receives V_1..V_n.
+//! exactly (so both are >= 0). `ks` holds 1, 2, …, n as doubles. One pass
+//! for the largest and smallest V_k (max |V_k| = max(max V, −min V)),
+//! vectorised, with an AVX2 version chosen at run time where the processor
+//! has it. When `bridge` is not null it receives V_1..V_n.
 struct BridgeExtremes {
   double max = 0.0;
   double max_abs = 0.0;
 };
-inline BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
-                                      double* bridge = nullptr) {
-  const auto last = static_cast<Eigen::Index>(prefix.size()) - 1;
-  if (last == 0) return {};
-  const auto v = Eigen::Map<const Eigen::ArrayXd>(prefix.data(), last) - mean * ks.head(last);
-  if (bridge != nullptr) {
-    Eigen::Map<Eigen::ArrayXd>(bridge, last) = v;
-    bridge[last] = 0.0;
-  }
-  return {std::max(0.0, v.maxCoeff()), std::max(0.0, v.abs().maxCoeff())};
-}
+BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
+                               double* bridge = nullptr);
 
 //! 1, 2, …, n as doubles, for bridge_extremes.
 inline Eigen::ArrayXd bridge_indices(std::int64_t n) {
