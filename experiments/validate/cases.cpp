@@ -9,7 +9,7 @@ namespace lbmc::exp {
 std::vector<ValidationCase> validation_cases() {
   return {
       // Max of n iid loads: F^n exactly, by brute force and by direct inversion.
-      {"maxload", "normal brute and direct",
+      {"maxload", "normal brute force",
        {"maxload", "--dist", "normal:0,1", "--n", "16,1024", "--alpha", "0.5,0.95", "--method", "brute"}, 1.0},
       {"maxload", "normal direct", {"maxload", "--dist", "normal:0,1", "--n", "16,65536", "--method", "direct"}, 1.0},
       {"maxload", "integer laws",
