@@ -93,6 +93,23 @@ TEST_SUITE("statistical") {
     }
   }
 
+  TEST_CASE("direct max: the vectorised path at n = 65536 has the exact mean, variance and 0.95 quantile") {
+    // At this n nearly every draw goes through direct_batch's loops.
+    const dist::LoadLaw laws[] = {dist::Normal{0, 1}, dist::Exponential{2}};
+    for (const auto& law : laws) {
+      CAPTURE(dist::to_spec(law));
+      constexpr std::int64_t n = 65536;
+      const auto direct = simulate(law, n, 400'000, 304, exp::MaxMethod::direct);
+      const auto exact = analytic::max_moments(law, n);
+      CHECK(std::abs(direct.moments.mean() - exact.mean) <= 4 * direct.moments.mean_se());
+      CHECK(std::abs(direct.moments.variance() - exact.variance) <= 4 * direct.moments.variance_se());
+      // The 0.95 quantile: P(Z <= q̂) against 0.95, in binomial standard errors.
+      const double q = direct.quantiles.quantile(0.95, 0.95).value;
+      const double p = analytic::max_cdf(law, n, q);
+      CHECK(std::abs(p - 0.95) <= 4 * std::sqrt(0.95 * 0.05 / 400'000.0));
+    }
+  }
+
   TEST_CASE("direct max: a wrong n is detected") {
     const auto direct = simulate(dist::Normal{0, 1}, 400, 200'000, 303, exp::MaxMethod::direct);
     const auto wrong = analytic::max_moments(dist::Normal{0, 1}, 500);

@@ -24,12 +24,19 @@ std::int64_t binomial_rank(std::int64_t count, double alpha, double prob) {
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(k), 1, count);
 }
 
+// x == ⌊x⌋ without the library call: every double of magnitude 2^52 or more
+// (and ±inf) is an integer; below that the conversion to int64 truncates.
+bool is_integer(double x) {
+  if (!(std::abs(x) < 0x1p52)) return !std::isnan(x);
+  return x == static_cast<double>(static_cast<std::int64_t>(x));
+}
+
 }  // namespace
 
 void QuantileStore::merge(const QuantileStore& other) {
   if (!other.exact()) throw RuntimeFailure("internal: merging a binned quantile store");
   if (binned_) {
-    for (double x : other.values_) bin(x);
+    bin(other.values_);
     return;
   }
   values_.insert(values_.end(), other.values_.begin(), other.values_.end());
@@ -43,11 +50,14 @@ std::int64_t QuantileStore::count() const noexcept {
 }
 
 void QuantileStore::to_histogram() {
-  const auto [lo_it, hi_it] = std::minmax_element(values_.begin(), values_.end());
-  const double lo = *lo_it;
-  const double hi = *hi_it;
-  const bool integers = std::all_of(values_.begin(), values_.end(),
-                                    [](double x) { return x == std::floor(x); });
+  // Branch-free min and max (std::minmax_element branches on every value).
+  double lo = values_.front();
+  double hi = lo;
+  for (const double x : values_) {
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  const bool integers = std::all_of(values_.begin(), values_.end(), is_integer);
   if (integers && hi - lo < static_cast<double>(kHistogramBins) / 2) {
     // Unit bins centred on the integers: exact counts of every value seen,
     // with room for a range twice as wide as the one seen so far.
@@ -64,19 +74,33 @@ void QuantileStore::to_histogram() {
   binned_ = true;
   std::vector<double> held;
   held.swap(values_);
-  for (double x : held) bin(x);
+  bin(held);
 }
 
-void QuantileStore::bin(double x) {
-  ++binned_count_;
-  const double pos = std::floor((x - origin_) / width_);
-  if (pos < 0) {
-    ++underflow_;
-  } else if (pos >= static_cast<double>(bins_.size())) {
-    ++overflow_;
-  } else {
-    ++bins_[static_cast<std::size_t>(pos)];
+void QuantileStore::bin(std::span<const double> xs) {
+  // Counters and bin geometry in locals: stores through bins_ could otherwise
+  // alias the members, and every count would make a round trip through memory.
+  std::int64_t* const bins = bins_.data();
+  const double size = static_cast<double>(bins_.size());
+  const double origin = origin_;
+  const double per_width = 1.0 / width_;
+  std::int64_t under = 0;
+  std::int64_t over = 0;
+  for (const double x : xs) {
+    // The bin is ⌊pos⌋; for 0 <= pos < size the conversion truncates to it
+    // (std::floor would be a library call on baseline x86-64).
+    const double pos = (x - origin) * per_width;
+    if (pos < 0) {
+      ++under;
+    } else if (pos >= size) {
+      ++over;
+    } else {
+      ++bins[static_cast<std::size_t>(pos)];
+    }
   }
+  underflow_ += under;
+  overflow_ += over;
+  binned_count_ += static_cast<std::int64_t>(xs.size());
 }
 
 double QuantileStore::order_statistic(std::int64_t rank) const {

@@ -50,11 +50,15 @@ struct MaxLoadKernel {
   // are taken from the stored batch (two passes) rather than one by one.
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
     const std::size_t first = acc.quantiles.held_values().size();
-    acc.quantiles.reserve(first + static_cast<std::size_t>(count));
-    for (std::int64_t r = 0; r < count; ++r) {
-      double z = sampler(gen);
-      for (std::int64_t i = 1; i < n; ++i) z = std::max(z, sampler(gen));
-      acc.quantiles.add(z);
+    if constexpr (requires { sampler.fill(gen, std::span<double>{}); }) {
+      sampler.fill(gen, acc.quantiles.append(static_cast<std::size_t>(count)));  // direct maxima, n = 1
+    } else {
+      acc.quantiles.reserve(first + static_cast<std::size_t>(count));
+      for (std::int64_t r = 0; r < count; ++r) {
+        double z = sampler(gen);
+        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, sampler(gen));
+        acc.quantiles.add(z);
+      }
     }
     acc.moments.merge(engine::Moments::of(acc.quantiles.held_values().subspan(first)));
   }

@@ -1,5 +1,6 @@
 // Direct draws of the maximum of n iid loads.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -9,6 +10,7 @@
 
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/exp/direct_batch.hpp"
 #include "lbmc/exp/direct_max.hpp"
 
 namespace lbmc::exp {
@@ -22,7 +24,7 @@ constexpr double kMaxCells = 0x1p24;
 }  // namespace
 
 DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
-    : law_(law), n_(static_cast<double>(n)), kind_(Kind::continuous) {
+    : law_(law), per_n_(1.0 / static_cast<double>(n)), kind_(Kind::continuous) {
   if (n < 1) throw engine::InputError(fmt::format("maximum of n loads: n = {} must be >= 1", n));
   if (dist::variance(law) == 0.0) {
     kind_ = Kind::point;
@@ -55,22 +57,24 @@ double log_one_minus_exp_neg(double x) {
   return std::log(-std::expm1(-x));
 }
 
+double DirectMaxSampler::from_exponential(double x) const {
+  // Closed forms of the upper quantile at q = −expm1(−x) where the law has
+  // one; Boost's erfc_inv in double precision (no long double promotion) for
+  // the normal.
+  if (const auto* e = std::get_if<dist::Exponential>(&law_)) return -e->mean * log_one_minus_exp_neg(x);
+  const double q = -std::expm1(-x);
+  if (const auto* u = std::get_if<dist::Uniform>(&law_)) return u->b - (u->b - u->a) * q;
+  if (const auto* g = std::get_if<dist::Normal>(&law_)) {
+    return g->mu + g->sigma * boost::math::constants::root_two<double>() * boost::math::erfc_inv(2.0 * q, kFastPolicy);
+  }
+  return dist::quantile_upper(law_, q);
+}
+
 double DirectMaxSampler::operator()(engine::Generator& gen) const {
   switch (kind_) {
     case Kind::point: return point_;
-    case Kind::continuous: {
-      // U^{1/n} = e^{−E/n} with E = −ln U standard exponential (ziggurat).
-      const double x = unit_exponential_(gen) / n_;
-      // Closed forms of the upper quantile where the law has one; Boost's
-      // erfc_inv in double precision (no long double promotion) for the normal.
-      if (const auto* e = std::get_if<dist::Exponential>(&law_)) return -e->mean * log_one_minus_exp_neg(x);
-      const double q = -std::expm1(-x);
-      if (const auto* u = std::get_if<dist::Uniform>(&law_)) return u->b - (u->b - u->a) * q;
-      if (const auto* g = std::get_if<dist::Normal>(&law_)) {
-        return g->mu + g->sigma * boost::math::constants::root_two<double>() * boost::math::erfc_inv(2.0 * q, kFastPolicy);
-      }
-      return dist::quantile_upper(law_, q);
-    }
+    // U^{1/n} = e^{−E/n} with E = −ln U standard exponential (ziggurat).
+    case Kind::continuous: return from_exponential(unit_exponential_(gen) * per_n_);
     case Kind::table: {
       // Cells 0 and size()+1 are the tails of mass < 2^-64, which the 2^-63
       // thresholds leave empty; the clamp guards against their rounding.
@@ -79,6 +83,33 @@ double DirectMaxSampler::operator()(engine::Generator& gen) const {
     }
   }
   return point_;
+}
+
+void DirectMaxSampler::fill(engine::Generator& gen, std::span<double> out) const {
+  const auto* normal = std::get_if<dist::Normal>(&law_);
+  const auto* exponential = std::get_if<dist::Exponential>(&law_);
+  if (kind_ != Kind::continuous || (normal == nullptr && exponential == nullptr)) {
+    for (double& z : out) z = (*this)(gen);
+    return;
+  }
+  // Chunks small enough for the exponentials to stay in L1 between the passes.
+  constexpr std::size_t kChunk = 512;
+  std::array<double, kChunk> e;
+  engine::Generator local = gen;  // in registers, not behind the reference
+  for (std::size_t first = 0; first < out.size(); first += kChunk) {
+    const std::size_t count = std::min(kChunk, out.size() - first);
+    double* const z = out.data() + first;
+    for (std::size_t i = 0; i < count; ++i) e[i] = unit_exponential_(local);
+    if (normal != nullptr) {
+      normal_max_batch(e.data(), z, count, per_n_, normal->mu, normal->sigma);
+    } else {
+      exponential_max_batch(e.data(), z, count, per_n_, exponential->mean);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      if (std::isnan(z[i])) z[i] = from_exponential(e[i] * per_n_);
+    }
+  }
+  gen = local;
 }
 
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {

@@ -46,6 +46,14 @@ class QuantileStore {
     placed_.clear();
   }
   void reserve(std::size_t count) { values_.reserve(count); }
+  //! Room for `count` more values, to be written through the span returned.
+  std::span<double> append(std::size_t count) {
+    const std::size_t first = values_.size();
+    values_.resize(first + count);
+    sorted_ = false;
+    placed_.clear();
+    return std::span<double>(values_).subspan(first);
+  }
   //! The values held exactly, in the order added until a read reorders them.
   std::span<const double> held_values() const noexcept { return values_; }
   //! Appends `other` (which must still hold exact values, as block stores do).
@@ -66,7 +74,7 @@ class QuantileStore {
 
  private:
   void to_histogram();
-  void bin(double x);
+  void bin(std::span<const double> xs);
   // The value of the r-th smallest observation, 1-based.
   double order_statistic(std::int64_t rank) const;
   // The value at 0-based `position` of the sorted exact values, found by

@@ -11,12 +11,19 @@
 //   resolution of the table's thresholds and are never drawn. Range: the
 //   integers of the table.
 // - Point masses return their value and draw nothing.
+// - fill() draws a whole block: the exponentials first, then normal and
+//   exponential maxima through the vectorised loops of direct_batch.hpp
+//   (Wichura's AS 241 and a table-free logarithm), then the scalar path for
+//   the few draws outside their domain. It consumes the same generator
+//   outputs as one operator() call per draw and agrees with them to about
+//   1e-15 relative.
 // Exact in law (up to the resolution of the uniform and of the quantile
 // function); it consumes different random numbers from the brute-force
 // kernel, so the two agree in distribution, not draw by draw.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "lbmc/dist/discrete_samplers.hpp"
 #include "lbmc/dist/ziggurat.hpp"
@@ -33,11 +40,17 @@ class DirectMaxSampler {
 
   //! One draw of the maximum of n loads.
   double operator()(engine::Generator& gen) const;
+  //! out.size() draws, the same as that many calls of operator() would give
+  //! up to the last bits: normal and exponential maxima go through the
+  //! vectorised loops of direct_batch.hpp.
+  void fill(engine::Generator& gen, std::span<double> out) const;
 
  private:
   enum class Kind { point, continuous, table };
+  // The continuous draw given x = E/n, E the standard exponential drawn.
+  double from_exponential(double x) const;
   dist::LoadLaw law_;
-  double n_;
+  double per_n_;  // 1/n
   Kind kind_;
   double point_ = 0.0;
   dist::ExponentialSampler unit_exponential_{dist::Exponential{1.0}};
