@@ -75,6 +75,11 @@ TEST_SUITE("fast") {
     const auto none = exp::processor_shifts({0, 0, 0});
     CHECK(none.max_left == 0);
     CHECK(none.max_right == 0);
+    // n·T >= 2^53, past exact double numerators: the processor-by-processor
+    // path. loads 0 2^52 0 0: P1's elements go to P0..P3.
+    const auto huge = exp::processor_shifts({0, 0x1p52, 0, 0});
+    CHECK(huge.max_left == 1);
+    CHECK(huge.max_right == 2);
   }
 }
 

@@ -191,6 +191,22 @@ bool exponential_under_curve(const ZigguratTable& t, std::size_t i, double z, do
   return wedge_height(t, i, u) < std::exp(-z);
 }
 
+double exponential_after_fast_path(const ZigguratTable& t, std::size_t i, double z, engine::Generator& gen) {
+  double offset = 0.0;  // r per visit to the base strip's tail
+  for (;;) {
+    if (i == 0) {
+      offset += t.r;
+    } else if (exponential_under_curve(t, i, z, engine::uniform01(gen))) {
+      return offset + z;
+    }
+    const std::uint64_t bits = gen();
+    i = static_cast<std::size_t>(bits & 0xffu);
+    const std::uint64_t m = bits >> 12;
+    z = odd_to_double(m) * t.layer[i].scale;
+    if (m < t.layer[i].accept) return offset + z;
+  }
+}
+
 }  // namespace detail
 
 NormalSampler::NormalSampler(const Normal& law)

@@ -39,25 +39,32 @@ void QuantileStore::merge(const QuantileStore& other) {
     bin(other.values_);
     return;
   }
+  if (values_.size() + other.values_.size() > cap_) {
+    to_histogram(other.values_);  // without first growing the exact buffer past the cap
+    return;
+  }
   values_.insert(values_.end(), other.values_.begin(), other.values_.end());
   sorted_ = false;
   placed_.clear();
-  if (values_.size() > cap_) to_histogram();
 }
 
 std::int64_t QuantileStore::count() const noexcept {
   return binned_ ? binned_count_ : static_cast<std::int64_t>(values_.size());
 }
 
-void QuantileStore::to_histogram() {
-  // Branch-free min and max (std::minmax_element branches on every value).
-  double lo = values_.front();
-  double hi = lo;
-  for (const double x : values_) {
-    lo = std::min(lo, x);
-    hi = std::max(hi, x);
+void QuantileStore::to_histogram(std::span<const double> incoming) {
+  // The range and integrality of the values held and those arriving, with a
+  // branch-free min and max (std::minmax_element branches on every value).
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  bool integers = true;
+  for (const std::span<const double> part : {std::span<const double>(values_), incoming}) {
+    for (const double x : part) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    integers = integers && std::all_of(part.begin(), part.end(), is_integer);
   }
-  const bool integers = std::all_of(values_.begin(), values_.end(), is_integer);
   if (integers && hi - lo < static_cast<double>(kHistogramBins) / 2) {
     // Unit bins centred on the integers: exact counts of every value seen,
     // with room for a range twice as wide as the one seen so far.
@@ -75,6 +82,7 @@ void QuantileStore::to_histogram() {
   std::vector<double> held;
   held.swap(values_);
   bin(held);
+  bin(incoming);
 }
 
 void QuantileStore::bin(std::span<const double> xs) {

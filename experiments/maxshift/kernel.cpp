@@ -1,6 +1,7 @@
 // The max-shift kernel: one pass over the loads for their sum, one pass for
 // the prefix sums, the bridge and the shifts of Figure 1.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -85,8 +86,10 @@ struct Destination {
 
 // The max and min reductions are exact in any order, so letting the compiler
 // treat them as such (no NaN, no signed zero: neither occurs in V_k) changes
-// no result and lets it vectorise them.
-__attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
+// no result and lets it vectorise them; unrolled with separate running
+// maxima and minima per copy, their latency leaves the critical path.
+__attribute__((target_clones("avx2", "default"),
+               optimize("finite-math-only", "no-signed-zeros", "unroll-loops", "variable-expansion-in-unroller")))
 BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
                                double* bridge) {
   if (prefix.size() < 2) return {};
@@ -107,7 +110,10 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
   return {high, high > -low ? high : -low};
 }
 
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix) {
+namespace {
+
+// Processor by processor, with the exact destination of each element.
+ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix) {
   const auto n = static_cast<std::int64_t>(prefix.size());
   const Destination dest{n, static_cast<std::int64_t>(prefix.back())};
   ProcessorShifts shifts;
@@ -125,6 +131,42 @@ ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix) 
     y = next;
   }
   return shifts;
+}
+
+}  // namespace
+
+// With T = Y_n elements and k an integer, Rshift_k = ⌊(Y_{k+1} − 1)·n/T⌋ − k
+// = ⌊((Y_{k+1} − 1)·n − k·T)/T⌋ and Lshift_k = k − ⌊Y_k·n/T⌋ = ⌈(k·T − Y_k·n)/T⌉.
+// ⌊·⌋ and ⌈·⌉ are monotone, so each maximum is one rounding of the largest
+// numerator. While n·T < 2^53 the numerators are exact integers in double and
+// the final quotient rounds to the right side of every integer (the argument
+// of Destination), so this equals the processor-by-processor computation with
+// one division a replication instead of two per processor. The maximum over
+// processors holding elements vectorises like bridge_extremes (no traps are
+// enabled, so the compiler may compute both sides of a selection).
+__attribute__((target_clones("avx2", "default"),
+               optimize("finite-math-only", "no-signed-zeros", "no-trapping-math", "unroll-loops",
+                        "variable-expansion-in-unroller")))
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix) {
+  const std::size_t n = prefix.size();
+  const double total = n == 0 ? 0.0 : prefix.back();
+  if (total <= 0.0) return {};
+  const double count = static_cast<double>(n);
+  if (total * count >= 0x1p53 || n >= (std::size_t{1} << 31)) return processor_shifts_by_processor(prefix);
+  constexpr double none = -0x1p62;  // below every numerator
+  double right = prefix[0] > 0.0 ? (prefix[0] - 1.0) * count : none;
+  double left = prefix[0] > 0.0 ? 0.0 : none;
+  const auto last = static_cast<std::int32_t>(n);
+  for (std::int32_t k = 1; k < last; ++k) {
+    const double before = prefix[static_cast<std::size_t>(k) - 1];
+    const double next = prefix[static_cast<std::size_t>(k)];
+    const double kt = static_cast<double>(k) * total;
+    const double r = next > before ? (next - 1.0) * count - kt : none;
+    const double l = next > before ? kt - before * count : none;
+    right = r > right ? r : right;
+    left = l > left ? l : left;
+  }
+  return {static_cast<std::int64_t>(std::floor(right / total)), static_cast<std::int64_t>(-std::floor(-left / total))};
 }
 
 ProcessorShifts processor_shifts(const std::vector<double>& loads) {

@@ -77,6 +77,10 @@ double normal_tail(double r, engine::Generator& gen);
 bool normal_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept;
 //! The same wedge test for the exponential shape f(z) = exp(-z).
 bool exponential_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept;
+//! The rest of a standard exponential draw whose fast path failed at layer i
+//! with abscissa z: the base strip adds r and draws afresh (X | X > r ~ r + X),
+//! a wedge is tested, and fresh draws follow until one is accepted.
+double exponential_after_fast_path(const ZigguratTable& t, std::size_t i, double z, engine::Generator& gen);
 }  // namespace detail
 
 //! Standard-normal based sampler for Normal{mu, sigma}: mu + sigma·z.
@@ -134,21 +138,15 @@ class ExponentialSampler {
   double operator()(engine::Generator& gen) const noexcept {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const ZigguratTable& t = *table_;
-    double offset = 0.0;  // r per visit to the tail: X | X > r  ~  r + X
-    for (;;) {
-      const std::uint64_t bits = gen();
-      const std::size_t i = static_cast<std::size_t>(bits & 0xffu);
-      const std::uint64_t m = bits >> 12;
-      const ZigguratTable::Layer& layer = t.layer[i];
-      const double z = detail::odd_to_double(m) * layer.scale;
-      if (m < layer.accept) [[likely]]
-        return mean_ * (offset + z);
-      if (i == 0) {
-        offset += t.r;
-      } else if (detail::exponential_under_curve(t, i, z, engine::uniform01(gen))) {
-        return mean_ * (offset + z);
-      }
-    }
+    const std::uint64_t bits = gen();
+    const std::size_t i = static_cast<std::size_t>(bits & 0xffu);
+    const std::uint64_t m = bits >> 12;
+    const ZigguratTable::Layer& layer = t.layer[i];
+    const double z = detail::odd_to_double(m) * layer.scale;
+    if (m < layer.accept) [[likely]]
+      return mean_ * z;
+    return mean_ * detail::with_generator_copy(
+                       gen, [&t, i, z](engine::Generator& g) { return detail::exponential_after_fast_path(t, i, z, g); });
   }
 
   //! The law the sampler was built from.

@@ -5,7 +5,7 @@
 // l and u the binomial(R, α) quantiles at (1∓level)/2 (DESIGN §5).
 //
 // When a merge would pass the cap, the store turns into a histogram whose
-// bins are fixed from the values held at that moment: unit bins when every
+// bins are fixed from the values held and those being merged: unit bins when every
 // value is an integer and the range fits (exact for integer loads), else
 // kHistogramBins equal bins spanning the held range widened by half of it on
 // each side, with values outside counted in under/overflow. Quantiles are
@@ -73,7 +73,8 @@ class QuantileStore {
   const std::vector<double>& sorted_values() const;
 
  private:
-  void to_histogram();
+  // Fixes the bins from the values held and `incoming`, then bins both.
+  void to_histogram(std::span<const double> incoming);
   void bin(std::span<const double> xs);
   // The value of the r-th smallest observation, 1-based.
   double order_statistic(std::int64_t rank) const;
