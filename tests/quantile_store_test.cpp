@@ -105,4 +105,33 @@ TEST_SUITE("fast") {
       CHECK(std::abs(capped.quantile(alpha, 0.95).value - exact_store.quantile(alpha, 0.95).value) <= bin);
     }
   }
+
+  TEST_CASE("quantile store: spilling the 32-bit bin counts changes no count") {
+    // The same data binned with the default spill and with a spill every 7
+    // values (unit bins and equal-width bins): identical reads.
+    for (const bool integers : {true, false}) {
+      CAPTURE(integers);
+      QuantileStore once(1000);
+      QuantileStore often(1000, 7);
+      auto gen = lbmc::engine::block_generator(5, 0);
+      for (int b = 0; b < 20; ++b) {
+        QuantileStore block;
+        for (int i = 0; i < 499; ++i) {
+          const double u = 50 * lbmc::engine::uniform01(gen);
+          block.add(integers ? std::floor(u) : u);
+        }
+        once.merge(block);
+        often.merge(block);
+      }
+      REQUIRE_FALSE(often.exact());
+      CHECK(often.count() == once.count());
+      for (double alpha : {0.01, 0.3, 0.5, 0.95, 0.999}) {
+        CHECK(often.quantile(alpha, 0.95).value == once.quantile(alpha, 0.95).value);
+        CHECK(often.quantile(alpha, 0.95).low == once.quantile(alpha, 0.95).low);
+        CHECK(often.quantile(alpha, 0.95).high == once.quantile(alpha, 0.95).high);
+      }
+      CHECK(often.fraction_at_most(17.0) == once.fraction_at_most(17.0));
+      if (integers) CHECK(often.fraction_equal(17.0) == once.fraction_equal(17.0));
+    }
+  }
 }

@@ -77,7 +77,7 @@ void QuantileStore::to_histogram(std::span<const double> incoming) {
     origin_ = lo - span / 2;
     width_ = 2 * span / static_cast<double>(kHistogramBins);
   }
-  bins_.assign(kHistogramBins, 0);
+  recent_.assign(kHistogramBins, 0);
   binned_ = true;
   std::vector<double> held;
   held.swap(values_);
@@ -86,10 +86,21 @@ void QuantileStore::to_histogram(std::span<const double> incoming) {
 }
 
 void QuantileStore::bin(std::span<const double> xs) {
-  // Counters and bin geometry in locals: stores through bins_ could otherwise
-  // alias the members, and every count would make a round trip through memory.
-  std::int64_t* const bins = bins_.data();
-  const double size = static_cast<double>(bins_.size());
+  while (!xs.empty()) {
+    if (pending_ == spill_every_) spill();
+    const std::size_t take = std::min<std::size_t>(xs.size(), spill_every_ - pending_);
+    bin_pending(xs.first(take));
+    pending_ += static_cast<std::uint32_t>(take);
+    xs = xs.subspan(take);
+  }
+}
+
+void QuantileStore::bin_pending(std::span<const double> xs) {
+  // Counters and bin geometry in locals: stores through the counts could
+  // otherwise alias the members, and every count would make a round trip
+  // through memory.
+  std::uint32_t* const counts = recent_.data();
+  const double size = static_cast<double>(recent_.size());
   const double origin = origin_;
   const double per_width = 1.0 / width_;
   std::int64_t under = 0;
@@ -103,12 +114,19 @@ void QuantileStore::bin(std::span<const double> xs) {
     } else if (pos >= size) {
       ++over;
     } else {
-      ++bins[static_cast<std::size_t>(pos)];
+      ++counts[static_cast<std::size_t>(pos)];
     }
   }
   underflow_ += under;
   overflow_ += over;
   binned_count_ += static_cast<std::int64_t>(xs.size());
+}
+
+void QuantileStore::spill() {
+  if (spilled_.empty()) spilled_.assign(recent_.size(), 0);
+  for (std::size_t i = 0; i < recent_.size(); ++i) spilled_[i] += recent_[i];
+  std::fill(recent_.begin(), recent_.end(), 0);
+  pending_ = 0;
 }
 
 double QuantileStore::order_statistic(std::int64_t rank) const {
@@ -117,14 +135,15 @@ double QuantileStore::order_statistic(std::int64_t rank) const {
     return std::numeric_limits<double>::quiet_NaN();  // outside the histogram's range
   }
   std::int64_t below = underflow_;
-  for (std::size_t i = 0; i < bins_.size(); ++i) {
-    if (below + bins_[i] >= rank) {
+  for (std::size_t i = 0; i < recent_.size(); ++i) {
+    const std::int64_t here = bin_count(i);
+    if (below + here >= rank) {
       const double left = origin_ + width_ * static_cast<double>(i);
       if (unit_bins_) return left + 0.5;  // the integer this bin holds
-      const double within = static_cast<double>(rank - below) / static_cast<double>(bins_[i]);
+      const double within = static_cast<double>(rank - below) / static_cast<double>(here);
       return left + width_ * within;
     }
-    below += bins_[i];
+    below += here;
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -141,9 +160,11 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   const std::int64_t low_rank = binomial_rank(r, alpha, tail);
   const std::int64_t high_rank = std::min<std::int64_t>(binomial_rank(r, alpha, 1.0 - tail) + 1, r);
   QuantileEstimate est;
-  est.value = order_statistic(rank);
+  // Lowest rank first: each later selection then works only on the values
+  // above the last one placed (about (1 − α)R of them, then the few between).
   est.low = order_statistic(low_rank);
   est.high = order_statistic(high_rank);
+  est.value = order_statistic(rank);
   const double z = bm::quantile(bm::normal_distribution<double, dist::Policy>(), 1.0 - tail);
   est.se = (est.high - est.low) / (2.0 * z);
   return est;
@@ -156,8 +177,8 @@ double QuantileStore::fraction_at_most(double x) const {
     hits = std::count_if(values_.begin(), values_.end(), [x](double v) { return v <= x; });
   } else {
     hits = underflow_;
-    for (std::size_t i = 0; i < bins_.size(); ++i) {
-      if (origin_ + width_ * static_cast<double>(i + 1) <= x) hits += bins_[i];
+    for (std::size_t i = 0; i < recent_.size(); ++i) {
+      if (origin_ + width_ * static_cast<double>(i + 1) <= x) hits += bin_count(i);
     }
   }
   return static_cast<double>(hits) / static_cast<double>(count());
@@ -170,7 +191,7 @@ double QuantileStore::fraction_equal(double x) const {
     hits = std::count(values_.begin(), values_.end(), x);
   } else if (unit_bins_) {
     const double pos = std::floor(x - origin_);
-    if (pos >= 0 && pos < static_cast<double>(bins_.size())) hits = bins_[static_cast<std::size_t>(pos)];
+    if (pos >= 0 && pos < static_cast<double>(recent_.size())) hits = bin_count(static_cast<std::size_t>(pos));
   } else {
     return std::numeric_limits<double>::quiet_NaN();
   }

@@ -212,11 +212,14 @@ struct MaxShiftKernel {
     // A local copy of the generator stays in registers across the stores of
     // the inner loop; through the reference it is spilled and reloaded.
     engine::Generator local = gen;
+    // The sampler's parameters too: stores to the prefix sums could alias the
+    // kernel's copy, which would then be reloaded for every draw.
+    const Sampler draw = sampler;
     for (std::int64_t r = 0; r < count; ++r) {
       // Pass 1: draw and store prefix sums (the serial sum hides behind the
       // sampler). Pass 2: a dependency-free reduction over them.
       double total = 0.0;
-      for (double& y : prefix) y = total += sampler(local);
+      for (double& y : prefix) y = total += draw(local);
       const double mean = total / static_cast<double>(n);
       const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
       if (covariance) acc.covariance->add(bridge);

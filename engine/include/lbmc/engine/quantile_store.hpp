@@ -10,8 +10,10 @@
 // kHistogramBins equal bins spanning the held range widened by half of it on
 // each side, with values outside counted in under/overflow. Quantiles are
 // then read by linear interpolation inside a bin (resolution: one bin width,
-// stated by resolution()). Memory is therefore at most
-// max(8·cap, 8·kHistogramBins) bytes per store. Blocks are merged in block
+// stated by resolution()). Bin counts are 32-bit and are added into 64-bit
+// totals before they could wrap. Memory is therefore at most
+// max(8·cap, 4·kHistogramBins), plus 8·kHistogramBins past 2^32 − 1 binned
+// values, bytes per store. Blocks are merged in block
 // order, so the switch happens at the same point for any thread count.
 #pragma once
 
@@ -36,9 +38,14 @@ class QuantileStore {
  public:
   static constexpr std::size_t kDefaultCap = std::size_t{1} << 24;
   static constexpr std::size_t kHistogramBins = std::size_t{1} << 20;
+  static constexpr std::uint32_t kSpillEvery = 0xffffffff;
 
   QuantileStore() = default;
-  explicit QuantileStore(std::size_t cap) : cap_(cap) {}
+  //! `spill_every`: how many values the 32-bit bin counts take before they
+  //! are added into 64-bit totals (the default keeps them from wrapping;
+  //! tests use small values).
+  explicit QuantileStore(std::size_t cap, std::uint32_t spill_every = kSpillEvery)
+      : cap_(cap), spill_every_(spill_every) {}
 
   void add(double x) {
     values_.push_back(x);
@@ -76,6 +83,14 @@ class QuantileStore {
   // Fixes the bins from the values held and `incoming`, then bins both.
   void to_histogram(std::span<const double> incoming);
   void bin(std::span<const double> xs);
+  // Bins at most spill_every_ − pending_ values into the 32-bit counts.
+  void bin_pending(std::span<const double> xs);
+  // Adds the 32-bit counts into the 64-bit totals and clears them.
+  void spill();
+  // The number of values in histogram bin i.
+  std::int64_t bin_count(std::size_t i) const {
+    return (spilled_.empty() ? 0 : spilled_[i]) + static_cast<std::int64_t>(recent_[i]);
+  }
   // The value of the r-th smallest observation, 1-based.
   double order_statistic(std::int64_t rank) const;
   // The value at 0-based `position` of the sorted exact values, found by
@@ -92,7 +107,12 @@ class QuantileStore {
   bool unit_bins_ = false;
   double origin_ = 0.0;
   double width_ = 1.0;
-  std::vector<std::int64_t> bins_;
+  // Bin counts: 32-bit ones for the values since the last spill (half the
+  // memory for the random increments to touch), 64-bit totals of the rest.
+  std::uint32_t spill_every_ = kSpillEvery;
+  std::uint32_t pending_ = 0;
+  std::vector<std::uint32_t> recent_;
+  std::vector<std::int64_t> spilled_;
   std::int64_t underflow_ = 0;
   std::int64_t overflow_ = 0;
   std::int64_t binned_count_ = 0;
