@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -84,33 +85,48 @@ struct Destination {
 
 }  // namespace
 
-// The max and min reductions are exact in any order, so letting the compiler
-// treat them as such (no NaN, no signed zero: neither occurs in V_k) changes
-// no result and lets it vectorise them; unrolled with separate running
-// maxima and minima per copy, their latency leaves the critical path.
-__attribute__((target_clones("avx2", "default"),
-               optimize("finite-math-only", "no-signed-zeros", "unroll-loops", "variable-expansion-in-unroller")))
-BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
-                               double* bridge) {
-  if (prefix.size() < 2) return {};
-  const std::size_t last = prefix.size() - 1;
-  const double* y = prefix.data();
-  const double* k = ks.data();
-  if (bridge != nullptr) {
-    for (std::size_t i = 0; i < last; ++i) bridge[i] = y[i] - mean * k[i];
-    bridge[last] = 0.0;
-  }
+namespace {
+
+struct Range {
   double high = 0.0;
   double low = 0.0;
-  for (std::size_t i = 0; i < last; ++i) {
-    const double v = y[i] - mean * k[i];
-    high = v > high ? v : high;
-    low = v < low ? v : low;
-  }
-  return {high, high > -low ? high : -low};
-}
+};
 
-namespace {
+// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}. Max and min are exact
+// in any order, so letting the compiler treat them as such (no NaN, no signed
+// zero: neither occurs here) changes no result. The loop keeps two
+// independent running maxima and minima of four lanes each (GCC vector types:
+// two SSE2 registers or one AVX2 register), so that their latency stays off
+// the critical path; a single chain waits on it for every four elements.
+__attribute__((always_inline, optimize("finite-math-only", "no-signed-zeros"))) inline Range range_of(
+    const double* y, const double* k, std::size_t count, double a, double b) {
+  using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
+  constexpr std::size_t kStep = 8;  // two chains of four lanes
+  Lanes high0{}, high1{}, low0{}, low1{};
+  std::size_t i = 0;
+  for (; i + kStep <= count; i += kStep) {
+    Lanes y0, y1, k0, k1;
+    std::memcpy(&y0, y + i, sizeof y0);
+    std::memcpy(&y1, y + i + 4, sizeof y1);
+    std::memcpy(&k0, k + i, sizeof k0);
+    std::memcpy(&k1, k + i + 4, sizeof k1);
+    const Lanes v0 = a * y0 - b * k0;
+    const Lanes v1 = a * y1 - b * k1;
+    high0 = v0 > high0 ? v0 : high0;
+    high1 = v1 > high1 ? v1 : high1;
+    low0 = v0 < low0 ? v0 : low0;
+    low1 = v1 < low1 ? v1 : low1;
+  }
+  high0 = high0 > high1 ? high0 : high1;
+  low0 = low0 < low1 ? low0 : low1;
+  Range range{std::max({high0[0], high0[1], high0[2], high0[3]}), std::min({low0[0], low0[1], low0[2], low0[3]})};
+  for (; i < count; ++i) {
+    const double v = a * y[i] - b * k[i];
+    range.high = std::max(range.high, v);
+    range.low = std::min(range.low, v);
+  }
+  return range;
+}
 
 // Processor by processor, with the exact destination of each element.
 ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix) {
@@ -135,45 +151,52 @@ ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix)
 
 }  // namespace
 
-// With T = Y_n elements and k an integer, Rshift_k = ⌊(Y_{k+1} − 1)·n/T⌋ − k
-// = ⌊((Y_{k+1} − 1)·n − k·T)/T⌋ and Lshift_k = k − ⌊Y_k·n/T⌋ = ⌈(k·T − Y_k·n)/T⌉.
-// ⌊·⌋ and ⌈·⌉ are monotone, so each maximum is one rounding of the largest
-// numerator. While n·T < 2^53 the numerators are exact integers in double and
-// the final quotient rounds to the right side of every integer (the argument
-// of Destination), so this equals the processor-by-processor computation with
-// one division a replication instead of two per processor. The maximum over
-// processors holding elements vectorises like bridge_extremes (no traps are
-// enabled, so the compiler may compute both sides of a selection).
-__attribute__((target_clones("avx2", "default"),
-               optimize("finite-math-only", "no-signed-zeros", "no-trapping-math", "unroll-loops",
-                        "variable-expansion-in-unroller")))
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix) {
+// V_k = Y_k − k·mean for k < n (a·y with a = 1 is y itself, to the bit); V_n = 0.
+__attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
+BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
+                               double* bridge) {
+  if (prefix.size() < 2) return {};
+  const std::size_t last = prefix.size() - 1;
+  const double* y = prefix.data();
+  const double* k = ks.data();
+  if (bridge != nullptr) {
+    for (std::size_t i = 0; i < last; ++i) bridge[i] = y[i] - mean * k[i];
+    bridge[last] = 0.0;
+  }
+  const Range range = range_of(y, k, last, 1.0, mean);
+  return {range.high, range.high > -range.low ? range.high : -range.low};
+}
+
+// With T = Y_n elements and 0-based processor k, Rshift_k = ⌊(Y_{k+1} − 1)·n/T⌋ − k
+// = ⌊(u_k + T − n)/T⌋ and Lshift_k = k − ⌊Y_k·n/T⌋ = ⌈−u_{k−1}/T⌉, where
+// u_j = Y_{j+1}·n − (j+1)·T (= n·V_{j+1}, u_{−1} = u_{n−1} = 0). ⌊·⌋ and ⌈·⌉
+// are monotone, so each maximum is one rounding of max u or −min u. Processors
+// without elements never raise them: their numerator is below that of the
+// nearest processor with elements before them (right) or after them (left),
+// and below 0 when there is none, while the 0 terms are at most the largest
+// numerator of a processor with elements (the last one's right, the first
+// one's left). While (n + 1)·T < 2^53 every u_j and numerator is an
+// exact integer in double and the final quotient rounds to the right side of
+// every integer (the argument of Destination), so this equals the
+// processor-by-processor computation, with one pass like bridge_extremes and
+// one division a replication.
+__attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks) {
   const std::size_t n = prefix.size();
   const double total = n == 0 ? 0.0 : prefix.back();
   if (total <= 0.0) return {};
   const double count = static_cast<double>(n);
-  if (total * count >= 0x1p53 || n >= (std::size_t{1} << 31)) return processor_shifts_by_processor(prefix);
-  constexpr double none = -0x1p62;  // below every numerator
-  double right = prefix[0] > 0.0 ? (prefix[0] - 1.0) * count : none;
-  double left = prefix[0] > 0.0 ? 0.0 : none;
-  const auto last = static_cast<std::int32_t>(n);
-  for (std::int32_t k = 1; k < last; ++k) {
-    const double before = prefix[static_cast<std::size_t>(k) - 1];
-    const double next = prefix[static_cast<std::size_t>(k)];
-    const double kt = static_cast<double>(k) * total;
-    const double r = next > before ? (next - 1.0) * count - kt : none;
-    const double l = next > before ? kt - before * count : none;
-    right = r > right ? r : right;
-    left = l > left ? l : left;
-  }
-  return {static_cast<std::int64_t>(std::floor(right / total)), static_cast<std::int64_t>(-std::floor(-left / total))};
+  if ((count + 1.0) * total >= 0x1p53) return processor_shifts_by_processor(prefix);
+  const Range u = range_of(prefix.data(), ks.data(), n - 1, count, total);
+  return {static_cast<std::int64_t>(std::floor((u.high + total - count) / total)),
+          static_cast<std::int64_t>(-std::floor(u.low / total))};
 }
 
 ProcessorShifts processor_shifts(const std::vector<double>& loads) {
   std::vector<double> prefix(loads.size());
   double total = 0.0;
   for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += loads[k];
-  return processor_shifts_from_prefix(prefix);
+  return processor_shifts_from_prefix(prefix, bridge_indices(static_cast<std::int64_t>(prefix.size())));
 }
 
 namespace {
@@ -227,7 +250,7 @@ struct MaxShiftKernel {
       acc.d_prime_values.add(extremes.max_abs * scale);
       d_ge_1.push_back(extremes.max_abs >= mean ? 1.0 : 0.0);
       if (integer_loads) {
-        const ProcessorShifts shifts = processor_shifts_from_prefix(prefix);
+        const ProcessorShifts shifts = processor_shifts_from_prefix(prefix, ks);
         right.push_back(static_cast<double>(shifts.max_right));
         left.push_back(static_cast<double>(shifts.max_left));
       }

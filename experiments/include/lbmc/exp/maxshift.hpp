@@ -54,8 +54,8 @@ struct ProcessorShifts {
   std::int64_t max_left = 0;
 };
 ProcessorShifts processor_shifts(const std::vector<double>& loads);
-//! The same from the prefix sums Y_1..Y_n of integer loads.
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix);
+//! The same from the prefix sums Y_1..Y_n of integer loads (ks: bridge_indices(n)).
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks);
 
 //! Mergeable sample covariance of (V_1, …, V_n): the sum of V and of V·Vᵀ
 //! (upper triangle), merged by addition.
