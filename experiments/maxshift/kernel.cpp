@@ -102,28 +102,37 @@ __attribute__((always_inline, optimize("finite-math-only", "no-signed-zeros"))) 
     const double* y, const double* k, std::size_t count, double a, double b) {
   using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
   constexpr std::size_t kStep = 8;  // two chains of four lanes
-  Lanes high0{}, high1{}, low0{}, low1{};
+  Range range{0.0, 0.0};
   std::size_t i = 0;
-  for (; i + kStep <= count; i += kStep) {
-    Lanes y0, y1, k0, k1;
-    std::memcpy(&y0, y + i, sizeof y0);
-    std::memcpy(&y1, y + i + 4, sizeof y1);
-    std::memcpy(&k0, k + i, sizeof k0);
-    std::memcpy(&k1, k + i + 4, sizeof k1);
-    const Lanes v0 = a * y0 - b * k0;
-    const Lanes v1 = a * y1 - b * k1;
-    high0 = v0 > high0 ? v0 : high0;
-    high1 = v1 > high1 ? v1 : high1;
-    low0 = v0 < low0 ? v0 : low0;
-    low1 = v1 < low1 ? v1 : low1;
+  // Ternaries, not std::max: a function with its own optimize attribute does
+  // not inline those, and calls would dominate at small n. Below 32 values
+  // the lanes' setup costs more than it saves.
+  if (count >= 4 * kStep) {
+    Lanes high0{}, high1{}, low0{}, low1{};
+    for (; i + kStep <= count; i += kStep) {
+      Lanes y0, y1, k0, k1;
+      std::memcpy(&y0, y + i, sizeof y0);
+      std::memcpy(&y1, y + i + 4, sizeof y1);
+      std::memcpy(&k0, k + i, sizeof k0);
+      std::memcpy(&k1, k + i + 4, sizeof k1);
+      const Lanes v0 = a * y0 - b * k0;
+      const Lanes v1 = a * y1 - b * k1;
+      high0 = v0 > high0 ? v0 : high0;
+      high1 = v1 > high1 ? v1 : high1;
+      low0 = v0 < low0 ? v0 : low0;
+      low1 = v1 < low1 ? v1 : low1;
+    }
+    high0 = high0 > high1 ? high0 : high1;
+    low0 = low0 < low1 ? low0 : low1;
+    for (std::size_t j = 0; j < 4; ++j) {
+      range.high = high0[j] > range.high ? high0[j] : range.high;
+      range.low = low0[j] < range.low ? low0[j] : range.low;
+    }
   }
-  high0 = high0 > high1 ? high0 : high1;
-  low0 = low0 < low1 ? low0 : low1;
-  Range range{std::max({high0[0], high0[1], high0[2], high0[3]}), std::min({low0[0], low0[1], low0[2], low0[3]})};
   for (; i < count; ++i) {
     const double v = a * y[i] - b * k[i];
-    range.high = std::max(range.high, v);
-    range.low = std::min(range.low, v);
+    range.high = v > range.high ? v : range.high;
+    range.low = v < range.low ? v : range.low;
   }
   return range;
 }
