@@ -148,6 +148,10 @@ ZigguratTable build_ziggurat() {
     while (a > 0 && abscissa(a - 1) > inner) --a;
     t.layer[i] = {a, scale};
   }
+  for (std::size_t i = 0; i < ZigguratTable::kLayers; ++i) {
+    t.signed_layer[i] = t.layer[i];
+    t.signed_layer[i + ZigguratTable::kLayers] = {t.layer[i].accept, -t.layer[i].scale};
+  }
   return t;
 }
 
