@@ -314,13 +314,16 @@ void check_ziggurat(const dist::ZigguratTable& t, Density f, Inverse finv, Tail 
   INFO("closure defect ", (top - 1).convert_to<double>());
   CHECK(boost::multiprecision::abs(top - 1) <= Big(4.0 * kEps));
   // Fast acceptance bounds are maximal: (2m+1) scale <= x_{i+1} exactly for m < accept.
+  // The second halves (the normal's negative sign) mirror the first.
   for (std::size_t i = 0; i < kN; ++i) {
-    const auto& layer = t.layer[i];
-    CHECK(layer.scale == std::ldexp(t.x[i], -53));
-    const std::uint64_t a = layer.accept;
-    if (a > 0) CHECK(dist::detail::odd_to_double(a - 1) * layer.scale <= t.x[i + 1]);
+    const double scale = t.scale[i];
+    CHECK(scale == std::ldexp(t.x[i], -53));
+    CHECK(t.scale[i + kN] == -scale);
+    CHECK(t.accept[i + kN] == t.accept[i]);
+    const std::uint64_t a = t.accept[i];
+    if (a > 0) CHECK(dist::detail::odd_to_double(a - 1) * scale <= t.x[i + 1]);
     if (a < (std::uint64_t{1} << 52))
-      CHECK(dist::detail::odd_to_double(a) * layer.scale > t.x[i + 1]);
+      CHECK(dist::detail::odd_to_double(a) * scale > t.x[i + 1]);
   }
 }
 
@@ -393,7 +396,9 @@ TEST_SUITE("fast") {
     // tail use more. The observed share of one-output draws must match (4 sd).
     auto check_share = [](const auto& sampler, const dist::ZigguratTable& t) {
       double p = 0.0;
-      for (const auto& layer : t.layer) p += static_cast<double>(layer.accept) * 0x1.0p-52 / 256.0;
+      for (std::size_t i = 0; i < dist::ZigguratTable::kLayers; ++i) {
+        p += static_cast<double>(t.accept[i]) * 0x1.0p-52 / 256.0;
+      }
       const std::vector<int> used = outputs_per_draw(sampler, 200'000);
       const auto n = static_cast<double>(used.size());
       const auto ones = static_cast<double>(std::count(used.begin(), used.end(), 1));
@@ -430,8 +435,8 @@ TEST_SUITE("fast") {
 
   TEST_CASE("samplers: outputs stay in range") {
     SUBCASE("exponential: (0, inf), never 0") {
-      for (const auto& layer : dist::exponential_ziggurat().layer)
-        CHECK(layer.scale > 0.0);  // smallest output
+      const auto& t = dist::exponential_ziggurat();
+      for (std::size_t i = 0; i < dist::ZigguratTable::kLayers; ++i) CHECK(t.scale[i] > 0.0);  // smallest output
       for (double mean : {1.0, 1e-300}) {
         const auto xs = draw(dist::ExponentialSampler({mean}), 11, 1 << 20);
         CHECK(std::all_of(xs.begin(), xs.end(),

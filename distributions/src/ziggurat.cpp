@@ -146,11 +146,9 @@ ZigguratTable build_ziggurat() {
     std::uint64_t a = static_cast<std::uint64_t>(std::clamp(guess, 0.0, 0x1.0p52));
     while (a < kM && abscissa(a) <= inner) ++a;
     while (a > 0 && abscissa(a - 1) > inner) --a;
-    t.layer[i] = {a, scale};
-  }
-  for (std::size_t i = 0; i < ZigguratTable::kLayers; ++i) {
-    t.signed_layer[i] = t.layer[i];
-    t.signed_layer[i + ZigguratTable::kLayers] = {t.layer[i].accept, -t.layer[i].scale};
+    t.accept[i] = t.accept[i + kLayers] = a;
+    t.scale[i] = scale;
+    t.scale[i + kLayers] = -scale;
   }
   return t;
 }
@@ -206,8 +204,8 @@ double exponential_after_fast_path(const ZigguratTable& t, std::size_t i, double
     const std::uint64_t bits = gen();
     i = static_cast<std::size_t>(bits & 0xffu);
     const std::uint64_t m = bits >> 12;
-    z = odd_to_double(m) * t.layer[i].scale;
-    if (m < t.layer[i].accept) return offset + z;
+    z = odd_to_double(m) * t.scale[i];
+    if (m < t.accept[i]) return offset + z;
   }
 }
 

@@ -42,23 +42,20 @@ namespace lbmc::dist {
 struct ZigguratTable {
   //! The number of layers (the fast path picks one with 8 bits).
   static constexpr std::size_t kLayers = 256;
-  //! The fast-path data of one layer, together in one 16-byte slot.
-  struct Layer {
-    //! Abscissae (2m+1)·scale with m < accept are inside the inner rectangle
-    //! (computed product <= x_{i+1}); m == accept is not. 0 for the top layer.
-    std::uint64_t accept;
-    //! x_i · 2^-53: the abscissa for m is (2m+1)·scale, in (0, x_i).
-    double scale;
-  };
   double r = 0.0;                       //!< start of the tail, x_1
   double v = 0.0;                       //!< common area of the layers
   std::array<double, kLayers + 1> x{};  //!< x_0 = v/f(r) > x_1 = r > ... > x_256 = 0
   std::array<double, kLayers + 1> f{};  //!< f(x_i); f_0 = 0 (bottom of the base strip), f_256 = 1
-  std::array<Layer, kLayers> layer{};   //!< layer[i]: the fast-path data of layer i
-  //! layer[i] at i and, at i + 256, layer[i] with its scale negated: indexed
-  //! by the 9 low bits of a draw (layer and sign), the normal fast path gets
-  //! the signed abscissa from one multiplication.
-  std::array<Layer, 2 * kLayers> signed_layer{};
+  //! The fast path, indexed by the 9 low bits j of a draw: layer i = j mod
+  //! 256 and (normal) the sign, negative for j >= 256. Separate arrays of
+  //! 8-byte entries are addressed by the index directly.
+  //! accept[j]: abscissae (2m+1)·|scale[j]| with m < accept[j] are inside the
+  //! inner rectangle (computed product <= x_{i+1}); m == accept[j] is not. 0
+  //! for the top layer. Both halves are the same.
+  std::array<std::uint64_t, 2 * kLayers> accept{};
+  //! scale[j] = ±x_i · 2^-53: the abscissa for m is (2m+1)·scale[j], with
+  //! magnitude in (0, x_i); + for j < 256, − above.
+  std::array<double, 2 * kLayers> scale{};
 };
 
 //! The normal ziggurat, f(x) = exp(-x^2/2) (r ≈ 3.6541528853610088), built on
@@ -106,9 +103,8 @@ class NormalSampler {
       const std::uint64_t bits = gen();
       const std::size_t j = static_cast<std::size_t>(bits & 0x1ffu);  // layer and sign
       const std::uint64_t m = bits >> 12;
-      const ZigguratTable::Layer& layer = t.signed_layer[j];
-      double z = detail::odd_to_double(m) * layer.scale;  // the signed abscissa
-      if (m >= layer.accept) [[unlikely]] {
+      double z = detail::odd_to_double(m) * t.scale[j];  // the signed abscissa
+      if (m >= t.accept[j]) [[unlikely]] {
         const std::size_t i = j & 0xffu;
         if (i == 0) {
           const double tail = detail::with_generator_copy(
@@ -148,9 +144,8 @@ class ExponentialSampler {
     const std::uint64_t bits = gen();
     const std::size_t i = static_cast<std::size_t>(bits & 0xffu);
     const std::uint64_t m = bits >> 12;
-    const ZigguratTable::Layer& layer = t.layer[i];
-    const double z = detail::odd_to_double(m) * layer.scale;
-    if (m < layer.accept) [[likely]]
+    const double z = detail::odd_to_double(m) * t.scale[i];
+    if (m < t.accept[i]) [[likely]]
       return mean_ * z;
     return mean_ * detail::with_generator_copy(
                        gen, [&t, i, z](engine::Generator& g) { return detail::exponential_after_fast_path(t, i, z, g); });
