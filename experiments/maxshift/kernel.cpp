@@ -92,7 +92,8 @@ struct Range {
   double low = 0.0;
 };
 
-// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}. Max and min are exact
+// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}, for consecutive k_i =
+// k_0 + i (bridge_indices). Max and min are exact
 // in any order, so letting the compiler treat them as such (no NaN, no signed
 // zero: neither occurs here) changes no result. The loop keeps two
 // independent running maxima and minima of four lanes each (GCC vector types:
@@ -109,12 +110,13 @@ __attribute__((always_inline, optimize("finite-math-only", "no-signed-zeros"))) 
   // the lanes' setup costs more than it saves.
   if (count >= 4 * kStep) {
     Lanes high0{}, high1{}, low0{}, low1{};
-    for (; i + kStep <= count; i += kStep) {
-      Lanes y0, y1, k0, k1;
+    // k_i counted in the lanes rather than loaded (exact below 2^53).
+    Lanes k0 = {k[0], k[0] + 1.0, k[0] + 2.0, k[0] + 3.0};
+    Lanes k1 = k0 + 4.0;
+    for (; i + kStep <= count; i += kStep, k0 += 8.0, k1 += 8.0) {
+      Lanes y0, y1;
       std::memcpy(&y0, y + i, sizeof y0);
       std::memcpy(&y1, y + i + 4, sizeof y1);
-      std::memcpy(&k0, k + i, sizeof k0);
-      std::memcpy(&k1, k + i + 4, sizeof k1);
       const Lanes v0 = a * y0 - b * k0;
       const Lanes v1 = a * y1 - b * k1;
       high0 = v0 > high0 ? v0 : high0;
