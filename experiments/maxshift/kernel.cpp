@@ -1,7 +1,6 @@
 // The max-shift kernel: one pass over the loads for their sum, one pass for
 // the prefix sums, the bridge and the shifts of Figure 1.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <span>
@@ -92,13 +91,13 @@ struct Range {
   double low = 0.0;
 };
 
-// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}, for consecutive k_i =
-// k_0 + i (bridge_indices). Max and min are exact
-// in any order, so letting the compiler treat them as such (no NaN, no signed
-// zero: neither occurs here) changes no result. The loop keeps two
-// independent running maxima and minima of four lanes each (GCC vector types:
-// two SSE2 registers or one AVX2 register), so that their latency stays off
-// the critical path; a single chain waits on it for every four elements.
+// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}, for consecutive
+// k_i = k_0 + i (bridge_indices). Max and min are exact in any order, so
+// letting the compiler treat them as such (no NaN, no signed zero: neither
+// occurs here) changes no result. The loop keeps two independent running
+// maxima and minima of four lanes each (GCC vector types: two SSE2 registers
+// or one AVX2 register), so that their latency stays off the critical path;
+// a single chain waits on it for every four elements.
 __attribute__((always_inline, optimize("finite-math-only", "no-signed-zeros"))) inline Range range_of(
     const double* y, const double* k, std::size_t count, double a, double b) {
   using Lanes = double __attribute__((vector_size(4 * sizeof(double))));

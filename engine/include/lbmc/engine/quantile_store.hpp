@@ -5,16 +5,16 @@
 // l and u the binomial(R, α) quantiles at (1∓level)/2 (DESIGN §5).
 //
 // When a merge would pass the cap, the store turns into a histogram whose
-// bins are fixed from the values held and those being merged: unit bins when every
-// value is an integer and the range fits (exact for integer loads), else
-// kHistogramBins equal bins spanning the held range widened by half of it on
+// bins are fixed from the values held and those being merged: unit bins when
+// every value is an integer and the range fits (exact for integer loads),
+// else kHistogramBins equal bins spanning that range widened by half of it on
 // each side, with values outside counted in under/overflow. Quantiles are
 // then read by linear interpolation inside a bin (resolution: one bin width,
 // stated by resolution()). Bin counts are 32-bit and are added into 64-bit
 // totals before they could wrap. Memory is therefore at most
-// max(8·cap, 4·kHistogramBins), plus 8·kHistogramBins past 2^32 − 1 binned
-// values, bytes per store. Blocks are merged in block
-// order, so the switch happens at the same point for any thread count.
+// max(8·cap, 4·kHistogramBins) bytes per store, plus 8·kHistogramBins past
+// 2^32 − 1 binned values. Blocks are merged in block order, so the switch
+// happens at the same point for any thread count.
 #pragma once
 
 #include <cstddef>

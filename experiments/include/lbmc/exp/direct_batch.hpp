@@ -29,7 +29,6 @@
 namespace lbmc::exp {
 
 namespace detail {
-inline constexpr std::uint64_t kExponentMask = 0x7ff0000000000000;
 // ln 2 with its low 32 significand bits cleared, so that k·kLn2High is exact
 // for |k| < 2^21, and the rest of ln 2.
 inline constexpr double kLn2High = std::bit_cast<double>(std::bit_cast<std::uint64_t>(std::numbers::ln2) &
