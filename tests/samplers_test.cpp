@@ -415,6 +415,50 @@ TEST_SUITE("fast") {
     for (int u : outputs_per_draw(dist::BinomialSampler({40, 0.6}), 10'000)) REQUIRE(u == 1);
   }
 
+  TEST_CASE("samplers: the squeezed wedge tests decide as the curve itself does") {
+    // The wedge tests bound the curve by Taylor polynomials and evaluate exp()
+    // only between the bounds; every decision must be the plain comparison
+    // of the height with exp(). Abscissae are drawn where the fast path fails
+    // (m >= accept), heights at random and at relative distances 2^-k from
+    // the curve on both sides, where a wrong bound would flip the decision.
+    engine::Generator gen = engine::block_generator(99, 0);
+    // entries: 512 for the normal (both signs), 256 for the exponential.
+    auto check = [&gen](const dist::ZigguratTable& t, std::size_t entries, auto under_curve, auto curve) {
+      constexpr std::size_t kN = dist::ZigguratTable::kLayers;
+      std::int64_t tests = 0, mismatches = 0;
+      for (std::size_t j = 1; j < entries; ++j) {
+        const std::size_t i = j % kN;
+        if (i == 0) continue;
+        const double bottom = t.f[i];
+        const double height = t.f[i + 1] - t.f[i];
+        for (int k = 0; k < 200; ++k) {
+          const std::uint64_t span = (std::uint64_t{1} << 52) - t.accept[j];
+          const std::uint64_t m = t.accept[j] + gen() % span;
+          const double z = dist::detail::odd_to_double(m) * t.scale[j];
+          std::vector<double> us{engine::uniform01(gen)};
+          for (int e : {8, 12, 20, 30, 35, 36, 37, 40, 50}) {
+            for (double sign : {-1.0, 1.0}) {
+              const double u = (curve(z) * (1.0 + sign * std::ldexp(1.0, -e)) - bottom) / height;
+              if (u >= 0.0 && u < 1.0) us.push_back(u);
+            }
+          }
+          for (double u : us) {
+            const bool plain = bottom + u * height < curve(z);
+            mismatches += under_curve(t, i, z, u) != plain ? 1 : 0;
+            ++tests;
+          }
+        }
+      }
+      INFO(tests, " wedge decisions");
+      CHECK(tests > 100'000);
+      CHECK(mismatches == 0);
+    };
+    check(dist::normal_ziggurat(), 512, dist::detail::normal_under_curve,
+          [](double z) { return std::exp(-0.5 * z * z); });
+    check(dist::exponential_ziggurat(), 256, dist::detail::exponential_under_curve,
+          [](double z) { return std::exp(-z); });
+  }
+
   TEST_CASE("samplers: degenerate laws are point masses and consume no randomness") {
     auto check_point = [](const auto& sampler, double value) {
       engine::Generator gen = engine::block_generator(1, 2);

@@ -153,12 +153,6 @@ ZigguratTable build_ziggurat() {
   return t;
 }
 
-// The height of the point drawn in layer i >= 1: uniform (u in [0, 1))
-// between the layer's bottom f(x_i) and its top f(x_{i+1}).
-double wedge_height(const ZigguratTable& t, std::size_t i, double u) noexcept {
-  return t.f[i] + u * (t.f[i + 1] - t.f[i]);
-}
-
 }  // namespace
 
 const ZigguratTable& normal_ziggurat() {
@@ -183,31 +177,7 @@ double normal_tail(double r, engine::Generator& gen) {
   }
 }
 
-// The point (z, y), y uniform between the layer's bottom f(x_i) and top
-// f(x_{i+1}), is accepted when it lies under the curve.
-bool normal_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept {
-  return wedge_height(t, i, u) < std::exp(-0.5 * z * z);
-}
-
-bool exponential_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept {
-  return wedge_height(t, i, u) < std::exp(-z);
-}
-
-double exponential_after_fast_path(const ZigguratTable& t, std::size_t i, double z, engine::Generator& gen) {
-  double offset = 0.0;  // r per visit to the base strip's tail
-  for (;;) {
-    if (i == 0) {
-      offset += t.r;
-    } else if (exponential_under_curve(t, i, z, engine::uniform01(gen))) {
-      return offset + z;
-    }
-    const std::uint64_t bits = gen();
-    i = static_cast<std::size_t>(bits & 0xffu);
-    const std::uint64_t m = bits >> 12;
-    z = odd_to_double(m) * t.scale[i];
-    if (m < t.accept[i]) return offset + z;
-  }
-}
+bool below_exp(double y, double s) noexcept { return y < std::exp(-s); }
 
 }  // namespace detail
 

@@ -49,18 +49,17 @@ struct MaxLoadKernel {
   // The block's maxima are stored for the quantiles anyway, so their moments
   // are taken from the stored batch (two passes) rather than one by one.
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    const std::size_t first = acc.quantiles.held_values().size();
-    if constexpr (requires { sampler.fill(gen, std::span<double>{}); }) {
-      sampler.fill(gen, acc.quantiles.append(static_cast<std::size_t>(count)));  // direct maxima, n = 1
+    const std::span<double> maxima = acc.quantiles.append(static_cast<std::size_t>(count));
+    if constexpr (requires { sampler.fill(gen, maxima); }) {
+      sampler.fill(gen, maxima);  // direct maxima, n = 1
     } else {
-      acc.quantiles.reserve(first + static_cast<std::size_t>(count));
-      for (std::int64_t r = 0; r < count; ++r) {
+      for (double& max : maxima) {
         double z = sampler(gen);
         for (std::int64_t i = 1; i < n; ++i) z = std::max(z, sampler(gen));
-        acc.quantiles.add(z);
+        max = z;
       }
     }
-    acc.moments.merge(engine::Moments::of(acc.quantiles.held_values().subspan(first)));
+    acc.moments.merge(engine::Moments::of(maxima));
   }
 };
 
@@ -197,10 +196,7 @@ MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine
     typename Kernel::Accumulator total;
     // The maxima of a fixed-length run are all kept (up to the store's cap):
     // room for them up front spares the copies of a growing buffer.
-    if (!plan.target_rse) {
-      total.quantiles.reserve(static_cast<std::size_t>(std::min<std::int64_t>(
-          plan.reps, static_cast<std::int64_t>(engine::QuantileStore::kDefaultCap))));
-    }
+    if (!plan.target_rse) total.quantiles.reserve(static_cast<std::size_t>(plan.reps));
     const double target = plan.target_rse.value_or(0.0);
     plan.block_reps = engine::block_size_for(draws);
     sample.run = engine::run_replications(plan, kernel, total, [&](const typename Kernel::Accumulator& acc) {

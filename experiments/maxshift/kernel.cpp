@@ -236,11 +236,10 @@ struct MaxShiftKernel {
     prefix.resize(static_cast<std::size_t>(n));
     Eigen::VectorXd bridge(covariance ? n : 0);
     if (covariance) acc.covariance.emplace();
-    const std::size_t first = acc.w_prime_values.held_values().size();
-    acc.w_prime_values.reserve(first + static_cast<std::size_t>(count));
-    acc.d_prime_values.reserve(first + static_cast<std::size_t>(count));
-    std::vector<double> d_ge_1, right, left;
-    d_ge_1.reserve(static_cast<std::size_t>(count));
+    const auto reps = static_cast<std::size_t>(count);
+    const std::span<double> w = acc.w_prime_values.append(reps);
+    const std::span<double> d = acc.d_prime_values.append(reps);
+    std::vector<double> d_ge_1(reps), right(integer_loads ? reps : 0), left(right.size());
     const double scale = 1.0 / (sigma * std::sqrt(static_cast<double>(n)));
     // A local copy of the generator stays in registers across the stores of
     // the inner loop; through the reference it is spilled and reloaded.
@@ -248,7 +247,7 @@ struct MaxShiftKernel {
     // The sampler's parameters too: stores to the prefix sums could alias the
     // kernel's copy, which would then be reloaded for every draw.
     const Sampler draw = sampler;
-    for (std::int64_t r = 0; r < count; ++r) {
+    for (std::size_t r = 0; r < reps; ++r) {
       // Pass 1: draw and store prefix sums (the serial sum hides behind the
       // sampler). Pass 2: a dependency-free reduction over them.
       double total = 0.0;
@@ -256,18 +255,16 @@ struct MaxShiftKernel {
       const double mean = total / static_cast<double>(n);
       const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
       if (covariance) acc.covariance->add(bridge);
-      acc.w_prime_values.add(extremes.max * scale);
-      acc.d_prime_values.add(extremes.max_abs * scale);
-      d_ge_1.push_back(extremes.max_abs >= mean ? 1.0 : 0.0);
+      w[r] = extremes.max * scale;
+      d[r] = extremes.max_abs * scale;
+      d_ge_1[r] = extremes.max_abs >= mean ? 1.0 : 0.0;
       if (integer_loads) {
         const ProcessorShifts shifts = processor_shifts_from_prefix(prefix, ks);
-        right.push_back(static_cast<double>(shifts.max_right));
-        left.push_back(static_cast<double>(shifts.max_left));
+        right[r] = static_cast<double>(shifts.max_right);
+        left[r] = static_cast<double>(shifts.max_left);
       }
     }
     gen = local;
-    const auto w = acc.w_prime_values.held_values().subspan(first);
-    const auto d = acc.d_prime_values.held_values().subspan(first);
     std::vector<double> scratch(w.size());
     const auto transformed = [&](std::span<const double> values, auto f) {
       std::transform(values.begin(), values.end(), scratch.begin(), f);
@@ -292,6 +289,12 @@ MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool
   const double sigma = dist::standard_deviation(law);
   const bool integer_loads = std::holds_alternative<dist::Binomial>(law) || std::holds_alternative<dist::Poisson>(law);
   MaxShiftSample sample;
+  // W' and D' of a fixed-length run are all kept (up to the stores' cap):
+  // room for them up front spares the copies of growing buffers.
+  if (!plan.target_rse) {
+    sample.w_prime_values.reserve(static_cast<std::size_t>(plan.reps));
+    sample.d_prime_values.reserve(static_cast<std::size_t>(plan.reps));
+  }
   dist::visit_sampler(law, [&](const auto& sampler) {
     using Kernel = MaxShiftKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, n, sigma, integer_loads, covariance};

@@ -8,8 +8,8 @@
 // The fourth central moment gives the standard error of the sample variance.
 // A batch of values held in memory is summarised by two passes instead
 // (Moments::of): the mean, then the central sums, with no division and no
-// dependency from one value to the next, so it runs several times faster
-// than the online update and is at least as accurate.
+// dependency from one value to the next, so it runs many times faster than
+// the online update and is at least as accurate.
 #pragma once
 
 #include <cmath>
@@ -35,41 +35,11 @@ class Moments {
     m2_ += term1;
   }
 
-  //! The moments of `values` by two passes: the mean (in four interleaved
-  //! partial sums), then the central sums of powers 2, 3, 4 about it, with
-  //! the first-order correction Σd/n of the computed mean (the "corrected
-  //! two-pass algorithm" of Chan, Golub and LeVeque 1983).
-  static Moments of(std::span<const double> values) noexcept {
-    Moments m;
-    const std::size_t count = values.size();
-    if (count == 0) return m;
-    double partial[4] = {0.0, 0.0, 0.0, 0.0};
-    std::size_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-      for (std::size_t j = 0; j < 4; ++j) partial[j] += values[i + j];
-    }
-    for (; i < count; ++i) partial[0] += values[i];
-    const double n = static_cast<double>(count);
-    const double mean = ((partial[0] + partial[1]) + (partial[2] + partial[3])) / n;
-    double s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
-    for (const double x : values) {
-      const double d = x - mean;
-      const double d2 = d * d;
-      s1 += d;
-      s2 += d2;
-      s3 += d2 * d;
-      s4 += d2 * d2;
-    }
-    // With the exact mean, Σd = 0; the computed one is off by c = s1/n, and
-    // the central sums about the exact mean follow by the binomial shift.
-    const double c = s1 / n;
-    m.count_ = static_cast<std::int64_t>(count);
-    m.mean_ = mean + c;
-    m.m2_ = s2 - n * c * c;
-    m.m3_ = s3 - 3.0 * c * s2 + 2.0 * n * c * c * c;
-    m.m4_ = s4 - 4.0 * c * s3 + 6.0 * c * c * s2 - 3.0 * n * c * c * c * c;
-    return m;
-  }
+  //! The moments of `values` by two passes: the mean, then the central sums
+  //! of powers 2, 3, 4 about it, with the first-order correction Σd/n of the
+  //! computed mean (the "corrected two-pass algorithm" of Chan, Golub and
+  //! LeVeque 1983). Each pass keeps four interleaved partial sums (moments.cpp).
+  static Moments of(std::span<const double> values) noexcept;
 
   //! Combines another accumulator into this one (Chan et al.; Pébay eq. 3.1).
   void merge(const Moments& other) noexcept {

@@ -52,7 +52,8 @@ class QuantileStore {
     sorted_ = false;
     placed_.clear();
   }
-  void reserve(std::size_t count) { values_.reserve(count); }
+  //! Room for `count` values, at most the cap (past it the store bins).
+  void reserve(std::size_t count) { values_.reserve(count < cap_ ? count : cap_); }
   //! Room for `count` more values, to be written through the span returned.
   std::span<double> append(std::size_t count) {
     const std::size_t first = values_.size();
