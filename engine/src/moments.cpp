@@ -1,9 +1,10 @@
 // Moments::of, the two-pass summary of a batch (see moments.hpp).
 //
-// Both passes accumulate in four lanes, value i into lane i mod 4 (a GCC
-// vector type: one AVX2 register or two SSE2 registers, with the same
-// arithmetic in each lane, so both clones give the same bits), and the lanes
-// are combined as (l0 + l1) + (l2 + l3). The four chains of additions are
+// Both passes accumulate in four lanes, value i into lane i mod 4 and the
+// last count mod 4 values into lane 0 (a GCC vector type: one AVX2 register
+// or two SSE2 registers, with the same arithmetic in each lane, so both
+// clones give the same bits), and the lanes are combined as
+// (l0 + l1) + (l2 + l3). The four chains of additions are
 // independent, which is what makes the pass fast: one chain would wait on the
 // latency of every addition.
 #include <cstring>
