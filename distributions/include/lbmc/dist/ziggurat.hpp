@@ -103,6 +103,13 @@ inline bool under_curve(double y, double top, double d, double s) noexcept {
   return below;
 }
 
+//! The height of the point drawn in layer i >= 1: uniform (u in [0, 1))
+//! between the layer's bottom f(x_i) and its top f(x_{i+1}).
+inline double wedge_height(const ZigguratTable& t, std::size_t i, double u) noexcept {
+  LBMC_SAMPLER_NO_FP_CONTRACT
+  return t.f[i] + u * (t.f[i + 1] - t.f[i]);
+}
+
 //! The wedge test of layer i >= 1 at abscissa z (signed, |z| > x_{i+1}: the
 //! fast path failed) with u uniform on [0, 1): whether the height
 //! f(x_i) + u (f(x_{i+1}) - f(x_i)) lies under f(z) = exp(-z²/2).
@@ -110,13 +117,12 @@ inline bool normal_under_curve(const ZigguratTable& t, std::size_t i, double z, 
   LBMC_SAMPLER_NO_FP_CONTRACT
   const double edge = t.x[i + 1];
   const double a = z < 0.0 ? -z : z;
-  return under_curve(t.f[i] + u * (t.f[i + 1] - t.f[i]), t.f[i + 1], 0.5 * (a - edge) * (a + edge),
-                     0.5 * z * z);
+  return under_curve(wedge_height(t, i, u), t.f[i + 1], 0.5 * (a - edge) * (a + edge), 0.5 * z * z);
 }
 //! The same wedge test for the exponential shape f(z) = exp(-z), z > x_{i+1}.
 inline bool exponential_under_curve(const ZigguratTable& t, std::size_t i, double z, double u) noexcept {
   LBMC_SAMPLER_NO_FP_CONTRACT
-  return under_curve(t.f[i] + u * (t.f[i + 1] - t.f[i]), t.f[i + 1], z - t.x[i + 1], z);
+  return under_curve(wedge_height(t, i, u), t.f[i + 1], z - t.x[i + 1], z);
 }
 }  // namespace detail
 
