@@ -66,12 +66,10 @@ struct ExponentialShape {
   }
 };
 
-constexpr std::size_t kLayers = ZigguratTable::kLayers;
-
-// Builds layers 1..255 upwards from x_1 = r: f(x_{i+1}) = f(x_i) + v/x_i.
-// Returns the closure defect f(x_255) + v/x_255 - 1 (0 for the right r), or
-// +1 when the layers reach the top too early (r too small).
-template <class Shape, class T>
+// Builds layers 1..L-1 upwards from x_1 = r: f(x_{i+1}) = f(x_i) + v/x_i.
+// Returns the closure defect f(x_{L-1}) + v/x_{L-1} - 1 (0 for the right r),
+// or +1 when the layers reach the top too early (r too small).
+template <class Shape, std::size_t kLayers, class T>
 double closure(T r, std::array<T, kLayers + 1>* xs = nullptr,
                std::array<T, kLayers + 1>* fs = nullptr, T* area = nullptr) {
   const T v = Shape::area(r);
@@ -96,27 +94,29 @@ double closure(T r, std::array<T, kLayers + 1>* xs = nullptr,
   return to_double(y + v / x - number<T>(1.0));
 }
 
-template <class Shape>
-ZigguratTable build_ziggurat() {
+template <class Shape, class Table>
+Table build_ziggurat() {
+  constexpr std::size_t kLayers = Table::kLayers;
+  auto defect = [](auto r) { return closure<Shape, kLayers>(r); };
   // 1. Bracket r in plain double by bisection (closure decreases with r).
   double lo = 1.0;
   double hi = 20.0;
   for (int it = 0; it < 200; ++it) {
     const double mid = 0.5 * (lo + hi);
     if (mid <= lo || mid >= hi) break;
-    (closure<Shape>(mid) > 0.0 ? lo : hi) = mid;
+    (defect(mid) > 0.0 ? lo : hi) = mid;
   }
   // 2. Secant steps in double-double from the bracket's ends.
   DD r0{lo};
   DD r1{hi};
-  double c0 = closure<Shape>(r0);
-  double c1 = closure<Shape>(r1);
+  double c0 = defect(r0);
+  double c1 = defect(r1);
   for (int it = 0; it < 12 && c1 != 0.0 && c1 != c0; ++it) {
     const DD step = DD{c1} * (r1 - r0) / DD{c1 - c0};
     r0 = r1;
     c0 = c1;
     r1 = r1 - step;
-    c1 = closure<Shape>(r1);
+    c1 = defect(r1);
     if (std::abs(step.hi) < 1e-31 * r1.hi) break;
   }
   if (!(std::abs(c1) < 1e-28)) {
@@ -126,8 +126,8 @@ ZigguratTable build_ziggurat() {
   std::array<DD, kLayers + 1> xs{};
   std::array<DD, kLayers + 1> fs{};
   DD v{};
-  closure<Shape>(r1, &xs, &fs, &v);
-  ZigguratTable t;
+  closure<Shape, kLayers>(r1, &xs, &fs, &v);
+  Table t;
   t.r = to_double(r1);
   t.v = to_double(v);
   for (std::size_t i = 0; i < kLayers; ++i) {
@@ -136,7 +136,8 @@ ZigguratTable build_ziggurat() {
   }
   t.x[kLayers] = 0.0;
   t.f[kLayers] = 1.0;
-  // Fast acceptance: the largest count a with (2m+1)·scale <= x_{i+1} for every m < a.
+  // Fast acceptance: the largest count a with (2m+1)·scale <= x_{i+1} for
+  // every m < a; a signed table's negative entries follow the positive ones.
   constexpr std::uint64_t kM = std::uint64_t{1} << 52;
   for (std::size_t i = 0; i < kLayers; ++i) {
     const double scale = std::ldexp(t.x[i], -53);
@@ -146,22 +147,25 @@ ZigguratTable build_ziggurat() {
     std::uint64_t a = static_cast<std::uint64_t>(std::clamp(guess, 0.0, 0x1.0p52));
     while (a < kM && abscissa(a) <= inner) ++a;
     while (a > 0 && abscissa(a - 1) > inner) --a;
-    t.accept[i] = t.accept[i + kLayers] = a;
+    t.accept[i] = a;
     t.scale[i] = scale;
-    t.scale[i + kLayers] = -scale;
+    if constexpr (Table::kEntries > kLayers) {
+      t.accept[i + kLayers] = a;
+      t.scale[i + kLayers] = -scale;
+    }
   }
   return t;
 }
 
 }  // namespace
 
-const ZigguratTable& normal_ziggurat() {
-  static const ZigguratTable table = build_ziggurat<NormalShape>();
+const NormalZiggurat& normal_ziggurat() {
+  static const NormalZiggurat table = build_ziggurat<NormalShape, NormalZiggurat>();
   return table;
 }
 
-const ZigguratTable& exponential_ziggurat() {
-  static const ZigguratTable table = build_ziggurat<ExponentialShape>();
+const ExponentialZiggurat& exponential_ziggurat() {
+  static const ExponentialZiggurat table = build_ziggurat<ExponentialShape, ExponentialZiggurat>();
   return table;
 }
 
