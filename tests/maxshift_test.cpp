@@ -6,7 +6,11 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lbmc/analytic/bridge.hpp"
 #include "lbmc/dist/laws.hpp"
@@ -80,6 +84,102 @@ TEST_SUITE("fast") {
     const auto huge = exp::processor_shifts({0, 0x1p52, 0, 0});
     CHECK(huge.max_left == 1);
     CHECK(huge.max_right == 2);
+  }
+
+  TEST_CASE("maxshift: processor shifts from the bridge equal those processor by processor") {
+    // processor_shifts takes max and min of n·V from the bridge while
+    // n·T <= 2^49, from an exact pass over the prefix sums below 2^53, and
+    // processor by processor above; all must give the definition's values.
+    auto prefix_of = [](const std::vector<double>& loads) {
+      std::vector<double> prefix(loads.size());
+      double total = 0.0;
+      for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += loads[k];
+      return prefix;
+    };
+    auto check_same = [&](const std::vector<double>& loads) {
+      const exp::ProcessorShifts fast = exp::processor_shifts(loads);
+      const exp::ProcessorShifts exact = exp::processor_shifts_by_processor(prefix_of(loads));
+      CHECK(fast.max_right == exact.max_right);
+      CHECK(fast.max_left == exact.max_left);
+      return exact;
+    };
+    // Loads whose bridge peaks (dips) at one processor j with n·V_j on a
+    // rounding boundary of the largest right shift ⌊(max n·V + T − n)/T⌋
+    // (left shift −⌊min n·V/T⌋): n·V_j = n·Y_j − j·T ≡ n or n − 1 (≡ 0 or −1)
+    // mod T, so that an error of one unit in n·V, down or up, changes the
+    // shift. Y_j solves n·Y ≡ r mod T, which needs gcd(n, T) | r: 8 for the
+    // residues n and 0 (n = 8·odd), 1 for the others. Either way T/n is
+    // inexact. The prefix sums run along straight lines to Y_j and on to T,
+    // rounded down, which makes j the only extreme. n·T from 2^36 to 2^53, on
+    // both sides of 2^49.
+    __extension__ using Wide = __int128;  // products of two numbers below 2^53
+    auto inverse_mod = [](std::int64_t a, std::int64_t mod) {  // a prime to mod
+      std::int64_t r0 = mod, r1 = a % mod, s0 = 0, s1 = 1;
+      while (r1 != 0) {
+        const std::int64_t q = r0 / r1;
+        r0 = std::exchange(r1, r0 - q * r1);
+        s0 = std::exchange(s1, s0 - q * s1);
+      }
+      return (s0 % mod + mod) % mod;
+    };
+    auto loads_through = [](std::int64_t n, std::int64_t total, std::int64_t j, std::int64_t y_j) {
+      std::vector<double> loads(static_cast<std::size_t>(n));
+      std::int64_t before = 0;
+      for (std::int64_t k = 1; k <= n; ++k) {
+        // k·Y_j and (k − j)·(T − Y_j) stay below n·T <= 2^53.
+        const std::int64_t y = k <= j ? k * y_j / j : y_j + (k - j) * (total - y_j) / (n - j);
+        loads[static_cast<std::size_t>(k - 1)] = static_cast<double>(y - before);
+        before = y;
+      }
+      return loads;
+    };
+    auto floor_div = [](std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); };
+    int boundary_cases = 0;
+    for (const std::int64_t n : {40, 1000, 65000}) {
+      for (const double log2_nt : {36.0, 45.0, 48.9, 49.0, 49.1, 51.0, 52.5, 52.9}) {
+        for (const int side : {0, 1, 2, 3}) {  // right at n, n − 1; left at 0, −1
+          const bool right = side < 2;
+          const std::int64_t residue = side == 0 ? n : side == 1 ? n - 1 : side == 2 ? 0 : -1;
+          const std::int64_t g = side % 2 == 0 ? 8 : 1;
+          auto total = static_cast<std::int64_t>(std::exp2(log2_nt) / static_cast<double>(n));
+          std::int64_t y_j = 0;
+          for (;; ++total) {  // until gcd(n, T) = g and Y_j can lie in [T/4, 3T/4]
+            if (std::gcd(n, total) != g) continue;
+            const std::int64_t period = total / g;  // Y_j is unique mod T/g
+            const std::int64_t r = (residue / g % period + period) % period;
+            const auto y0 = static_cast<std::int64_t>(Wide{r} * inverse_mod(n / g, period) % period);
+            y_j = y0 + (total / 2 - y0) / period * period;
+            if (4 * y_j >= total && 4 * y_j <= 3 * total) break;
+          }
+          // Peak halfway before Y_j's crossing index n·Y_j/T, dip halfway after it.
+          const auto crossing = static_cast<std::int64_t>(Wide{n} * y_j / total);
+          const std::int64_t j = right ? crossing / 2 : (crossing + n) / 2;
+          const auto u = static_cast<std::int64_t>(Wide{n} * y_j - Wide{j} * total);
+          CAPTURE(n);
+          CAPTURE(log2_nt);
+          CAPTURE(side);
+          REQUIRE(((u - residue) % total + total) % total == 0);
+          const exp::ProcessorShifts exact = check_same(loads_through(n, total, j, y_j));
+          if (right) CHECK(exact.max_right == floor_div(u + total - n, total));
+          if (!right) CHECK(exact.max_left == -floor_div(u, total));
+          ++boundary_cases;
+        }
+      }
+    }
+    CHECK(boundary_cases == 96);
+    // Random loads, even and clustered, with n·T spread over 2^20 .. 2^54.
+    std::mt19937_64 gen(41);
+    for (int trial = 0; trial < 600; ++trial) {
+      const auto n = static_cast<std::int64_t>(2 + gen() % 3000);
+      const double log2_nt = 20.0 + 34.0 * std::uniform_real_distribution<double>()(gen);
+      const double mean = std::exp2(log2_nt) / static_cast<double>(n * n);
+      const bool clustered = trial % 2 == 1;
+      std::uniform_real_distribution<double> load(0.0, clustered ? 20.0 * mean : 2.0 * mean);
+      std::vector<double> loads(static_cast<std::size_t>(n));
+      for (double& x : loads) x = clustered && gen() % 10 != 0 ? 0.0 : std::floor(load(gen));
+      CAPTURE(trial);
+      check_same(loads);
+    }
   }
 }
 

@@ -138,7 +138,8 @@ __attribute__((always_inline, optimize("finite-math-only", "no-signed-zeros"))) 
   return range;
 }
 
-// Processor by processor, with the exact destination of each element.
+}  // namespace
+
 ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix) {
   const auto n = static_cast<std::int64_t>(prefix.size());
   const Destination dest{n, static_cast<std::int64_t>(prefix.back())};
@@ -159,8 +160,6 @@ ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix)
   return shifts;
 }
 
-}  // namespace
-
 // V_k = Y_k − k·mean for k < n (a·y with a = 1 is y itself, to the bit); V_n = 0.
 __attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
 BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
@@ -174,7 +173,7 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
     bridge[last] = 0.0;
   }
   const Range range = range_of(y, k, last, 1.0, mean);
-  return {range.high, range.high > -range.low ? range.high : -range.low};
+  return {range.high, range.high > -range.low ? range.high : -range.low, range.low};
 }
 
 // With T = Y_n elements and 0-based processor k, Rshift_k = ⌊(Y_{k+1} − 1)·n/T⌋ − k
@@ -190,14 +189,24 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
 // every integer (the argument of Destination), so this equals the
 // processor-by-processor computation, with one pass like bridge_extremes and
 // one division a replication.
+//
+// Smaller still, n·T <= 2^49, max u and min u are n times the bridge's
+// extremes, rounded to the nearest integer, and that pass is spared too. The
+// bridge's values v = fl(y − fl(fl(T/n)·k)) (y, k·T/n <= T) are within
+// (3u + 3u² + u³)·T of V_k (u = 2^-53: three roundings), so are its max and
+// min; with the rounding of the product by n, n·max v is within 4.002·u·n·T
+// <= 0.25 of the integer max u.
 __attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks) {
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
+                                             const BridgeExtremes& extremes) {
   const std::size_t n = prefix.size();
   const double total = n == 0 ? 0.0 : prefix.back();
   if (total <= 0.0) return {};
   const double count = static_cast<double>(n);
   if ((count + 1.0) * total >= 0x1p53) return processor_shifts_by_processor(prefix);
-  const Range u = range_of(prefix.data(), ks.data(), n - 1, count, total);
+  const Range u = count * total <= 0x1p49
+                      ? Range{std::nearbyint(count * extremes.max), std::nearbyint(count * extremes.min)}
+                      : range_of(prefix.data(), ks.data(), n - 1, count, total);
   return {static_cast<std::int64_t>(std::floor((u.high + total - count) / total)),
           static_cast<std::int64_t>(-std::floor(u.low / total))};
 }
@@ -206,7 +215,9 @@ ProcessorShifts processor_shifts(const std::vector<double>& loads) {
   std::vector<double> prefix(loads.size());
   double total = 0.0;
   for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += loads[k];
-  return processor_shifts_from_prefix(prefix, bridge_indices(static_cast<std::int64_t>(prefix.size())));
+  const Eigen::ArrayXd ks = bridge_indices(static_cast<std::int64_t>(prefix.size()));
+  const double mean = prefix.empty() ? 0.0 : total / static_cast<double>(prefix.size());
+  return processor_shifts_from_prefix(prefix, ks, bridge_extremes(prefix, ks, mean));
 }
 
 namespace {
@@ -259,7 +270,7 @@ struct MaxShiftKernel {
       d[r] = extremes.max_abs * scale;
       d_ge_1[r] = extremes.max_abs >= mean ? 1.0 : 0.0;
       if (integer_loads) {
-        const ProcessorShifts shifts = processor_shifts_from_prefix(prefix, ks);
+        const ProcessorShifts shifts = processor_shifts_from_prefix(prefix, ks, extremes);
         right[r] = static_cast<double>(shifts.max_right);
         left[r] = static_cast<double>(shifts.max_left);
       }

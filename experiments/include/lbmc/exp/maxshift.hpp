@@ -26,15 +26,16 @@
 
 namespace lbmc::exp {
 
-//! max_k V_k and max_k |V_k| of the bridge V_k = Y_k − k·mean, k = 1..n,
-//! from the prefix sums prefix[k−1] = Y_k = X_1 + … + X_k, with V_n = 0
-//! exactly (so both are >= 0). `ks` holds 1, 2, …, n as doubles. One pass
-//! for the largest and smallest V_k (max |V_k| = max(max V, −min V)),
+//! max_k V_k, max_k |V_k| and min_k V_k of the bridge V_k = Y_k − k·mean,
+//! k = 1..n, from the prefix sums prefix[k−1] = Y_k = X_1 + … + X_k, with
+//! V_n = 0 exactly (so max >= 0 >= min). `ks` holds 1, 2, …, n as doubles.
+//! One pass for the largest and smallest V_k (max |V_k| = max(max V, −min V)),
 //! vectorised, with an AVX2 version chosen at run time where the processor
 //! has it. When `bridge` is not null it receives V_1..V_n.
 struct BridgeExtremes {
   double max = 0.0;
   double max_abs = 0.0;
+  double min = 0.0;
 };
 BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
                                double* bridge = nullptr);
@@ -54,8 +55,15 @@ struct ProcessorShifts {
   std::int64_t max_left = 0;
 };
 ProcessorShifts processor_shifts(const std::vector<double>& loads);
-//! The same from the prefix sums Y_1..Y_n of integer loads (ks: bridge_indices(n)).
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks);
+//! The same from the prefix sums Y_1..Y_n of integer loads (ks:
+//! bridge_indices(n)) and their bridge's extremes (bridge_extremes with
+//! mean = Y_n/n), which give the answer without another pass over the
+//! prefix sums while n·Y_n <= 2^49.
+ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
+                                             const BridgeExtremes& extremes);
+//! The same, processor by processor with the destination of each element:
+//! the definition itself, at any size.
+ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix);
 
 //! Mergeable sample covariance of (V_1, …, V_n): the sum of V and of V·Vᵀ
 //! (upper triangle), merged by addition.
