@@ -27,10 +27,14 @@ for arg in "$@"; do
   esac
 done
 
+# floor_*: the rng rows' floor; row_floor_outputs: the floor timed before
+# each lbmc run, whose median is the row's floor_ns.
 if ((quick)); then
   runs=3 target_s=0.1 pilot_variates=2e6 floor_outputs=$((1 << 25)) floor_reps=5
+  row_floor_outputs=$((1 << 23))
 else
   runs=5 target_s=0.5 pilot_variates=1e7 floor_outputs=$((1 << 27)) floor_reps=7
+  row_floor_outputs=$((1 << 25))
 fi
 seed=20240601
 # The system interpreter: setup.sh installs python3-numpy for it (a pyenv
@@ -86,17 +90,21 @@ lbmc_once() {
 # (which must not contain --reps), in ns per variate (UNIT = variate, taken
 # from meta.ns_per_variate) or ns per replication (UNIT = rep, from
 # meta.reps_per_second). A pilot run sizes --reps so that the replication loop
-# lasts about $target_s; PER_REP is the variates one replication draws.
-# Prints "MEDIAN REPS" (REPS: the --reps of the timed runs).
+# lasts about $target_s; PER_REP is the variates one replication draws. The
+# floor is timed just before each run, so that x_floor compares times taken
+# side by side even when the host's speed drifts during the benchmark.
+# Prints "MEDIAN REPS FLOOR" (REPS: the --reps of the timed runs; FLOOR: the
+# median of those floors).
 lbmc_median() {
   local unit=$1 per_rep=$2
   shift 2
-  local pilot_reps rps ns out reps values=()
+  local pilot_reps rps ns out reps values=() floors=()
   pilot_reps=$(awk -v p="$pilot_variates" -v v="$per_rep" 'BEGIN { r = int(p / v); if (r < 64) r = 64; print r }')
   out=$(lbmc_once "$@" --reps "$pilot_reps")
   rps=${out#* }
   reps=$(awk -v t="$target_s" -v r="$rps" 'BEGIN { n = int(t * r + 0.5); if (n < 64) n = 64; print n }')
   for ((i = 0; i < runs; i++)); do
+    floors+=("$("$floor_bin" "$row_floor_outputs" 1 2>/dev/null)")
     out=$(lbmc_once "$@" --reps "$reps")
     if [[ "$unit" == variate ]]; then
       ns=${out% *}
@@ -105,8 +113,8 @@ lbmc_median() {
     fi
     values+=("$ns")
   done
-  log "  lbmc $* --reps $reps: ns/$unit ${values[*]}"
-  echo "$(median "${values[@]}") $reps"
+  log "  lbmc $* --reps $reps: ns/$unit ${values[*]}; floor ${floors[*]}"
+  echo "$(median "${values[@]}") $reps $(median "${floors[@]}")"
 }
 
 # peer_median KERNEL ARGS...: the NumPy peer's median over $runs repetitions.
@@ -196,11 +204,11 @@ for kernel in maxload maxshift; do
       extra=()
       [[ "$kernel" == maxload ]] && extra=("${brute[@]}")
       result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads 1 "${extra[@]}")
-      read -r lbmc_ns lbmc_reps <<<"$result"
+      read -r lbmc_ns lbmc_reps row_floor <<<"$result"
       peer_ns=$(peer_median "$kernel" --dist "$law" --n "$n" --total $((lbmc_reps * n)))
       [[ "$kernel" == maxload && "$n" == 65536 ]] && brute_ns[$law]=$lbmc_ns
       row "$kernel" "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
-        "$floor" "$(ratio "$lbmc_ns" "$floor")" 1
+        "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
     done
   done
 done
@@ -214,10 +222,10 @@ for nodes in "1000 100" "1000000 1000000"; do
   case_name="N=$tasks P=$procs"
   log "assign $case_name"
   result=$(lbmc_median variate "$tasks" assign --N "$tasks" --P "$procs" --seed "$seed" --threads 1)
-  read -r lbmc_ns lbmc_reps <<<"$result"
+  read -r lbmc_ns lbmc_reps row_floor <<<"$result"
   peer_ns=$(peer_median assign --n "$tasks" --bins "$procs" --total $((lbmc_reps * tasks)))
   row assign "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
-    "$floor" "$(ratio "$lbmc_ns" "$floor")" 1
+    "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
 done
 
 # ------------------------------------------------------------- direct-max ---
@@ -227,19 +235,19 @@ vs_brute=()
 for law in "normal:0,1" "exponential:1"; do
   case_name="$law n=$n"
   log "direct-max $case_name"
-  direct_ns="" peer_ns="" total=$((quick ? 1 << 22 : 1 << 24))
+  direct_ns="" peer_ns="" total=$((quick ? 1 << 22 : 1 << 24)) row_floor=$floor
   if ((have_method)); then
     result=$(lbmc_median rep 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
-    read -r direct_ns total <<<"$result"
+    read -r direct_ns total row_floor <<<"$result"
   fi
   if [[ "$law" == exponential:* ]]; then
     peer_ns=$(peer_median direct-max --dist "$law" --n "$n" --total "$total")
   fi
   row direct-max "$case_name" "$direct_ns" "$peer_ns" "$(ratio "$peer_ns" "$direct_ns")" \
-    "$floor" "$(ratio "$direct_ns" "$floor")" 1
+    "$row_floor" "$(ratio "$direct_ns" "$row_floor")" 1
   per_rep_brute=$(product "${brute_ns[$law]}" "$n")
   vs_brute+=("$(row direct-max-vs-brute "$case_name" "$direct_ns" "$per_rep_brute" \
-    "$(ratio "$per_rep_brute" "$direct_ns")" "$floor" "$(ratio "$direct_ns" "$floor")" 1)")
+    "$(ratio "$per_rep_brute" "$direct_ns")" "$row_floor" "$(ratio "$direct_ns" "$row_floor")" 1)")
 done
 printf '%s\n' "${vs_brute[@]}"
 
@@ -254,9 +262,9 @@ for kernel in maxload maxshift; do
   for ((t = 1; t <= threads_max; t++)); do
     log "$kernel-scaling $law n=$n threads=$t"
     result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads "$t" "${extra[@]}")
-    read -r ns _ <<<"$result"
+    read -r ns _ row_floor <<<"$result"
     [[ $t -eq 1 ]] && t1=$ns
-    row "$kernel-scaling" "$law n=$n" "$ns" "" "$(ratio "$t1" "$ns")" "$floor" "" "$t"
+    row "$kernel-scaling" "$law n=$n" "$ns" "" "$(ratio "$t1" "$ns")" "$row_floor" "" "$t"
   done
 done
 log "done"
