@@ -186,7 +186,7 @@ InversionTable::InversionTable(double lo, const std::vector<double>& probs, doub
   // the bucket start g·2^shift. A power of two, at least twice as many buckets
   // as cells and at least 4096 (16 KiB): with fewer, small tables leave
   // several thresholds in each bucket of the tails, where the search then
-  // loops (Poisson(10), 47 cells: max-load 6% slower with 128 buckets). The
+  // loops (Poisson(10), 36 cells: max-load 6% slower with 128 buckets). The
   // guide only shortens the search; the cell found is the same.
   const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 4096));
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
