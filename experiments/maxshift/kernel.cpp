@@ -173,7 +173,7 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
     bridge[last] = 0.0;
   }
   const Range range = range_of(y, k, last, 1.0, mean);
-  return {range.high, range.high > -range.low ? range.high : -range.low, range.low};
+  return {range.high, range.low};
 }
 
 // With T = Y_n elements and 0-based processor k, Rshift_k = ⌊(Y_{k+1} − 1)·n/T⌋ − k
@@ -267,8 +267,8 @@ struct MaxShiftKernel {
       const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
       if (covariance) acc.covariance->add(bridge);
       w[r] = extremes.max * scale;
-      d[r] = extremes.max_abs * scale;
-      d_ge_1[r] = extremes.max_abs >= mean ? 1.0 : 0.0;
+      d[r] = extremes.max_abs() * scale;
+      d_ge_1[r] = extremes.max_abs() >= mean ? 1.0 : 0.0;
       if (integer_loads) {
         const ProcessorShifts shifts = processor_shifts_from_prefix(prefix, ks, extremes);
         right[r] = static_cast<double>(shifts.max_right);

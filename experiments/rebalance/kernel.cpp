@@ -112,7 +112,7 @@ struct RebalanceKernel {
       plan_balance(loads, plan, spec->remainder);
       if (plan.layout.total > 0) {
         const double mean = plan.mean();
-        const double d = bridge_extremes(prefix, ks, mean).max_abs / mean;
+        const double d = bridge_extremes(prefix, ks, mean).max_abs() / mean;
         acc.d.add(d);
         acc.d_sq.add(d * d);
         acc.d_values.add(d);

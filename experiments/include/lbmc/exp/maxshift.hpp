@@ -34,8 +34,8 @@ namespace lbmc::exp {
 //! has it. When `bridge` is not null it receives V_1..V_n.
 struct BridgeExtremes {
   double max = 0.0;
-  double max_abs = 0.0;
   double min = 0.0;
+  double max_abs() const { return max > -min ? max : -min; }
 };
 BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
                                double* bridge = nullptr);
