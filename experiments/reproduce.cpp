@@ -21,16 +21,6 @@ namespace {
 
 constexpr std::uint64_t kDefaultSeed = 19920401;
 
-// FNV-1a of the claim id: a stable per-claim offset of the seed.
-std::uint64_t hash_id(const std::string& id) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : id) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 // Creates the results folder if needed and checks it can be written, so a bad
 // --out fails before any simulation.
 void require_writable_folder(const std::string& folder) {
@@ -124,11 +114,8 @@ class ReproduceCommand final : public Command {
 }  // namespace
 
 engine::RunPlan ReproduceContext::plan(const std::string& claim_id, std::int64_t reps) const {
-  engine::RunPlan p;
-  p.seed = seed ^ hash_id(claim_id);
-  p.reps = quick ? std::max<std::int64_t>(1, reps / 10) : reps;
-  p.max_reps = p.reps;
-  p.threads = threads;
+  engine::RunPlan p = engine::RunPlan::fixed(engine::derived_seed(seed, claim_id),
+                                             quick ? std::max<std::int64_t>(1, reps / 10) : reps, threads);
   p.progress = progress;
   p.label = "reproduce " + claim_id;
   return p;

@@ -2,7 +2,6 @@
 // exact values, with fixed seeds and 4-standard-error tolerances.
 #include <doctest/doctest.h>
 
-#include "test_plan.hpp"
 
 #include <cmath>
 
@@ -16,7 +15,7 @@ namespace {
 exp::AssignSample simulate(exp::AssignModel model, std::int64_t n, std::int64_t p, std::int64_t group,
                            std::int64_t reps, std::uint64_t seed,
                            std::optional<exp::MultinomialMethod> method = std::nullopt, int threads = 2) {
-  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
+  const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
   return exp::simulate_assign(model, n, p, group, plan, method);
 }
 

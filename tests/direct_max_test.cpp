@@ -2,7 +2,6 @@
 // the exact law: two-sample KS distance and moments within standard errors.
 #include <doctest/doctest.h>
 
-#include "test_plan.hpp"
 
 #include <cmath>
 #include <limits>
@@ -17,7 +16,7 @@ namespace {
 
 exp::MaxLoadSample simulate(const dist::LoadLaw& law, std::int64_t n, std::int64_t reps, std::uint64_t seed,
                             exp::MaxMethod method) {
-  const engine::RunPlan plan = testing::fixed_plan(seed, reps);
+  const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
   return exp::simulate_max_load(law, n, plan, method);
 }
 

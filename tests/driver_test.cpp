@@ -21,6 +21,7 @@ struct UniformKernel {
       moments.merge(other.moments);
       firsts.insert(firsts.end(), other.firsts.begin(), other.firsts.end());
     }
+    friend std::vector<MeanSummary> reported_means(const Accumulator& a) { return {summary_of(a.moments)}; }
   };
   Accumulator make_accumulator() const { return {}; }
   void run(Generator& gen, std::int64_t count, Accumulator& acc) const {
@@ -32,14 +33,31 @@ struct UniformKernel {
   }
 };
 
+// Means of U and of U^4 (U uniform): relative se 0.577/√R and 1.333/√R.
+struct TwoMeansKernel {
+  struct Accumulator {
+    Moments u, u4;
+    void merge(const Accumulator& other) {
+      u.merge(other.u);
+      u4.merge(other.u4);
+    }
+    friend std::vector<MeanSummary> reported_means(const Accumulator& a) {
+      return {summary_of(a.u), summary_of(a.u4)};
+    }
+  };
+  Accumulator make_accumulator() const { return {}; }
+  void run(Generator& gen, std::int64_t count, Accumulator& acc) const {
+    for (std::int64_t i = 0; i < count; ++i) {
+      const double u = uniform01(gen);
+      acc.u.add(u);
+      acc.u4.add(u * u * u * u);
+    }
+  }
+};
+
 RunPlan plan_with(int threads, std::int64_t reps) {
-  RunPlan plan;
-  plan.seed = 12345;
-  plan.reps = reps;
-  plan.max_reps = reps;
-  plan.threads = threads;
+  RunPlan plan = RunPlan::fixed(12345, reps, threads);
   plan.block_reps = 1000;
-  plan.progress = ProgressMode::never;
   return plan;
 }
 
@@ -49,10 +67,9 @@ TEST_SUITE("fast") {
   TEST_CASE("driver: identical totals for 1 or 2 or 3 threads") {
     const UniformKernel kernel;
     UniformKernel::Accumulator one, two, three;
-    const auto never = [](const auto&) { return false; };
-    const auto r1 = run_replications(plan_with(1, 100'500), kernel, one, never);
-    run_replications(plan_with(2, 100'500), kernel, two, never);
-    run_replications(plan_with(3, 100'500), kernel, three, never);
+    const auto r1 = run_replications(plan_with(1, 100'500), kernel, one);
+    run_replications(plan_with(2, 100'500), kernel, two);
+    run_replications(plan_with(3, 100'500), kernel, three);
     CHECK(r1.reps == 100'500);
     CHECK(r1.blocks == 101);
     CHECK(one.moments.count() == 100'500);
@@ -92,13 +109,10 @@ TEST_SUITE("fast") {
     auto plan = plan_with(1, 1000);
     plan.target_rse = 1e-3;  // se of a uniform mean: 0.2887/√R/0.5 <= 1e-3 needs R >= 333,333
     plan.max_reps = 10'000'000;
-    const auto rule = [&](const UniformKernel::Accumulator& acc) {
-      return acc.moments.mean_se() <= *plan.target_rse * acc.moments.mean();
-    };
     UniformKernel::Accumulator a, b;
-    const auto ra = run_replications(plan, kernel, a, rule);
+    const auto ra = run_replications(plan, kernel, a);
     plan.threads = 2;
-    const auto rb = run_replications(plan, kernel, b, rule);
+    const auto rb = run_replications(plan, kernel, b);
     CHECK(ra.target_reached);
     CHECK(ra.reps == rb.reps);
     CHECK(ra.reps >= 333'333);
@@ -112,9 +126,31 @@ TEST_SUITE("fast") {
     plan.target_rse = 1e-9;
     plan.max_reps = 50'000;
     UniformKernel::Accumulator acc;
-    const auto r = run_replications(plan, kernel, acc, [](const auto&) { return false; });
+    const auto r = run_replications(plan, kernel, acc);
     CHECK_FALSE(r.target_reached);
     CHECK(r.reps == 50'000);
     CHECK(acc.moments.count() == 50'000);
+  }
+
+  TEST_CASE("driver: target rse waits for every reported mean") {
+    // U's mean alone meets 1e-3 at R = 333,333; U^4's needs R = 1,777,778.
+    auto plan = plan_with(2, 1000);
+    plan.target_rse = 1e-3;
+    plan.max_reps = 10'000'000;
+    TwoMeansKernel::Accumulator acc;
+    const auto r = run_replications(plan, TwoMeansKernel{}, acc);
+    CHECK(r.target_reached);
+    CHECK(r.reps >= 1'777'000);
+    CHECK(r.reps < 1'777'778 + 2 * kWaveBlocks * 1000);
+    CHECK(acc.u4.mean_se() <= 1e-3 * acc.u4.mean());
+  }
+
+  TEST_CASE("driver: the relative se rule on edge values") {
+    CHECK(relative_se_met({}, 0.01));
+    CHECK(relative_se_met({{0.0, 0.0}}, 0.01));     // nothing varies: met
+    CHECK_FALSE(relative_se_met({{0.0, 1e-9}}, 0.01));
+    CHECK(relative_se_met({{-2.0, 0.02}}, 0.01));   // the sign of the mean does not matter
+    CHECK_FALSE(relative_se_met({{-2.0, 0.021}}, 0.01));
+    CHECK_FALSE(relative_se_met({{1.0, 0.0}, {1.0, 0.5}}, 0.01));
   }
 }

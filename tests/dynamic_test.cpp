@@ -6,7 +6,6 @@
 // thread-count invariance, and Monte Carlo means against exact values.
 #include <doctest/doctest.h>
 
-#include "test_plan.hpp"
 
 #include <bit>
 #include <cmath>
@@ -36,7 +35,7 @@ exp::DynamicModel with_laws(exp::DynamicModel m, dist::LoadLaw r, std::optional<
 }
 
 exp::DynamicSample simulate(const exp::DynamicModel& model, std::int64_t reps, std::uint64_t seed, int threads = 2) {
-  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
+  const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
   return exp::simulate_dynamic(model, plan);
 }
 
@@ -377,9 +376,9 @@ TEST_SUITE("fast") {
 
   TEST_CASE("dynamic: search results do not depend on the thread count") {
     const exp::DynamicModel m{exp::SubtaskModel::exponential, 8, 300.0, 1.0, 1.0};
-    const auto one = exp::optimize_nu(m, testing::fixed_plan(4, 3000, 1), 0.95);
-    const auto two = exp::optimize_nu(m, testing::fixed_plan(4, 3000, 2), 0.95);
-    const auto three = exp::optimize_nu(m, testing::fixed_plan(4, 3000, 3), 0.95);
+    const auto one = exp::optimize_nu(m, engine::RunPlan::fixed(4, 3000, 1), 0.95);
+    const auto two = exp::optimize_nu(m, engine::RunPlan::fixed(4, 3000, 2), 0.95);
+    const auto three = exp::optimize_nu(m, engine::RunPlan::fixed(4, 3000, 3), 0.95);
     CHECK(one.nu == two.nu);
     CHECK(one.nu == three.nu);
     CHECK(one.nu_low == three.nu_low);
@@ -410,7 +409,7 @@ TEST_SUITE("fast") {
     bad.inner_nu = {};
     bad.lambda = kInf;
     CHECK_THROWS_AS(exp::validate(bad), engine::InputError);
-    CHECK_THROWS_AS(exp::optimize_nu({SubtaskModel::exponential, 4, 10.0, 1.0, kInf}, testing::fixed_plan(1, 10), 0.95),
+    CHECK_THROWS_AS(exp::optimize_nu({SubtaskModel::exponential, 4, 10.0, 1.0, kInf}, engine::RunPlan::fixed(1, 10, 2), 0.95),
                     engine::InputError);
   }
 }
@@ -463,7 +462,7 @@ TEST_SUITE("statistical") {
     for (const std::int64_t p : {4, 8}) {
       const double t1 = 4.0 * static_cast<double>(p * p) * std::log(static_cast<double>(p));
       const exp::DynamicModel m{exp::SubtaskModel::exponential, p, t1, 1.0, 1.0};
-      const auto opt = exp::optimize_nu(m, testing::fixed_plan(40 + static_cast<std::uint64_t>(p), 20000), 0.95);
+      const auto opt = exp::optimize_nu(m, engine::RunPlan::fixed(40 + static_cast<std::uint64_t>(p), 20000, 2), 0.95);
       const double exact = analytic::exponential_mean_completion_time({p, t1, opt.nu, 1.0});
       INFO("p = " << p << " nu = " << opt.nu << " mean = " << opt.t_p.value << " se = " << opt.t_p.se
                   << " exact = " << exact);
@@ -479,7 +478,7 @@ TEST_SUITE("statistical") {
   TEST_CASE("dynamic: Lemma 1 by brute force and by inversion against H_p") {
     for (const bool direct : {false, true}) {
       for (const std::int64_t p : {1, 7, 300}) {
-        const auto m = exp::simulate_max_exponential(p, direct, testing::fixed_plan(60 + static_cast<std::uint64_t>(p), 100000));
+        const auto m = exp::simulate_max_exponential(p, direct, engine::RunPlan::fixed(60 + static_cast<std::uint64_t>(p), 100000, 2));
         INFO("p = " << p << " direct = " << direct << " mean = " << m.mean() << " se = " << m.mean_se());
         CHECK(std::abs(m.mean() - analytic::harmonic(p)) <= 4.0 * m.mean_se());
         // Var max = Σ_{k<=p} 1/k² (Rényi): the sample variance within 5%.

@@ -2,7 +2,6 @@
 // Fixed seeds; tolerances are 4 standard errors computed from each run.
 #include <doctest/doctest.h>
 
-#include "test_plan.hpp"
 
 #include <cmath>
 
@@ -15,7 +14,7 @@ using namespace lbmc;
 namespace {
 
 exp::MaxLoadSample simulate(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed) {
-  const engine::RunPlan plan = testing::fixed_plan(seed, reps);
+  const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
   return exp::simulate_max_load(dist::parse_load_law(spec), n, plan);
 }
 

@@ -2,7 +2,6 @@
 // vectors, and the simulation against exact finite-n values.
 #include <doctest/doctest.h>
 
-#include "test_plan.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -22,7 +21,7 @@ namespace {
 
 exp::MaxShiftSample simulate(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed,
                              bool covariance = false, int threads = 2) {
-  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
+  const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
   return exp::simulate_max_shift(dist::parse_load_law(spec), n, covariance, plan);
 }
 
@@ -232,7 +231,7 @@ TEST_SUITE("statistical") {
     const auto two = simulate("poisson:10", 64, 20'000, 231, true, 2);
     CHECK(one.w_prime.mean() == two.w_prime.mean());
     CHECK(one.d_prime_sq.mean() == two.d_prime_sq.mean());
-    CHECK(one.max_r_shift.mean() == two.max_r_shift.mean());
+    CHECK(one.max_rshift.mean() == two.max_rshift.mean());
     CHECK(one.d_ge_1.mean() == two.d_ge_1.mean());
     CHECK(one.covariance->covariance() == two.covariance->covariance());
     CHECK(one.w_prime_values.sorted_values() == two.w_prime_values.sorted_values());

@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "lbmc/dist/laws.hpp"
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace {
@@ -153,7 +153,7 @@ void check_chi_square(const std::vector<double>& xs, const std::string& name, co
   const auto df = static_cast<double>(prob.size() - 1);
   REQUIRE(df >= 1.0);
   const double critical = boost::math::quantile(boost::math::complement(
-      boost::math::chi_squared_distribution<double, dist::Policy>(df), 1e-4));
+      boost::math::chi_squared_distribution<double, engine::MathPolicy>(df), 1e-4));
   INFO(name, ": chi-square ", chi2, " on ", df, " df, critical ", critical);
   CHECK(chi2 <= critical);
 }
@@ -526,7 +526,7 @@ TEST_SUITE("fast") {
     // within 1e-10 relative (<= 1e5 summed terms: 2e-11; each term 64 eps
     // (1 + |log p|) <= 4e-13; Boost a few eps).
     constexpr double kTail = 0x1p-32;
-    auto check_table = [&](const dist::detail::InversionTable& t, const LoadLaw& law) {
+    auto check_table = [&](const dist::InversionTable& t, const LoadLaw& law) {
       const double lo = t.lo();
       const double hi = lo + static_cast<double>(t.size()) - 1.0;
       INFO("law ", dist::to_spec(law), ": table [", lo, ", ", hi, "]");
@@ -569,7 +569,7 @@ TEST_SUITE("fast") {
 
   TEST_CASE("samplers: the inversion table and its guide (known answers)") {
     constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
-    const dist::detail::InversionTable t(5.0, {0.25, 0.5, 0.25}, 0.0, 0.0);
+    const dist::InversionTable t(5.0, {0.25, 0.5, 0.25}, 0.0, 0.0);
     CHECK(t.lo() == 5.0);
     CHECK(t.size() == 3);
     CHECK(t.thresholds() == std::vector<std::uint64_t>{0, kTop / 4, 3 * (kTop / 4), kTop, kTop});
@@ -580,7 +580,7 @@ TEST_SUITE("fast") {
     CHECK(t.locate(3 * (kTop / 4)) == 3);
     CHECK(t.locate(kTop - 1) == 3);
     // Tails outside: cell 0 below, cell n+1 above.
-    const dist::detail::InversionTable u(0.0, {0.5}, 0.125, 0.375);
+    const dist::InversionTable u(0.0, {0.5}, 0.125, 0.375);
     CHECK(u.locate(0) == 0);
     CHECK(u.locate(kTop / 8 - 1) == 0);
     CHECK(u.locate(kTop / 8) == 1);
@@ -594,7 +594,7 @@ TEST_SUITE("fast") {
     double total = 0.0;
     for (double p : probs) total += p;
     for (double& p : probs) p /= total;
-    const dist::detail::InversionTable w(0.0, probs, 0.0, 0.0);
+    const dist::InversionTable w(0.0, probs, 0.0, 0.0);
     engine::Generator gen = engine::block_generator(3, 3);
     for (int k = 0; k < 100'000; ++k) {
       const std::uint64_t x = gen() >> 1;

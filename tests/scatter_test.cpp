@@ -15,7 +15,6 @@
 // Statistical tests: fixed seeds, tolerances of 4 standard errors.
 #include <doctest/doctest.h>
 
-#include "test_plan.hpp"
 
 #include <cmath>
 #include <limits>
@@ -37,7 +36,7 @@ bool close(double actual, double expected, double ulps) {
 
 exp::ScatterSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, std::int64_t reps,
                             std::uint64_t seed, int threads = 2) {
-  const engine::RunPlan plan = testing::fixed_plan(seed, reps, threads);
+  const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
   return exp::simulate_scatter(dist::parse_load_law(spec), tasks, procs, plan);
 }
 

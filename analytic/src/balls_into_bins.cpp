@@ -19,8 +19,8 @@
 
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -245,7 +245,7 @@ namespace {
 double union_bound(std::int64_t N, std::int64_t P, std::int64_t k) {
   if (k >= N) return 0.0;
   if (P == 1) return 1.0;
-  const boost::math::binomial_distribution<double, dist::Policy> bin(as_double(N), 1.0 / as_double(P));
+  const boost::math::binomial_distribution<double, engine::MathPolicy> bin(as_double(N), 1.0 / as_double(P));
   return std::min(1.0, as_double(P) * boost::math::cdf(boost::math::complement(bin, as_double(k))));
 }
 

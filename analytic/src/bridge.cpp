@@ -25,8 +25,8 @@
 #include <boost/math/special_functions/zeta.hpp>
 #include <fmt/format.h>
 
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -353,7 +353,7 @@ double kolmogorov_second_moment() { return bmc::pi_sqr<double>() / 12.0; }
 double monitoring_beta() {
   // Siegmund 1979; Broadie–Glasserman–Kou 1997: beta = -zeta(1/2)/sqrt(2 pi).
   static const double beta =
-      -boost::math::zeta(0.5, dist::Policy()) * bmc::one_div_root_two_pi<double>();
+      -boost::math::zeta(0.5, engine::MathPolicy()) * bmc::one_div_root_two_pi<double>();
   return beta;
 }
 
@@ -444,8 +444,8 @@ double spitzer_bridge_mean_normal(std::int64_t n) {
     double binom_a = 1.0;  // C(1/2, j) (-1)^j
     double binom_b = 1.0;  // C(-1/2, j) (-1)^j
     for (int j = 0; j <= kSpitzerTerms; ++j) {
-      const double a = boost::math::zeta(0.5 - j, dist::Policy()) * binom_a;
-      const double b = boost::math::zeta(-0.5 - j, dist::Policy()) * binom_b;
+      const double a = boost::math::zeta(0.5 - j, engine::MathPolicy()) * binom_a;
+      const double b = boost::math::zeta(-0.5 - j, engine::MathPolicy()) * binom_b;
       coef[static_cast<std::size_t>(j)] += a;
       if (j < kSpitzerTerms) coef[static_cast<std::size_t>(j) + 1] += b;
       // C(a, j+1) (-1)^{j+1} = C(a, j) (-1)^j (j - a)/(j + 1).

@@ -17,8 +17,8 @@
 #include <fmt/format.h>
 
 #include "lbmc/analytic/harmonic.hpp"
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -127,11 +127,11 @@ SideIntegrals integrate_side(const G& g, double length) {
     return v == 0.0 ? 0.0 : t * v;
   };
   if (std::isinf(length)) {
-    static quad::exp_sinh<double, dist::Policy> rule;  // tables built once, thread-safe
+    static quad::exp_sinh<double, engine::MathPolicy> rule;  // tables built once, thread-safe
     out.i0 = rule.integrate(g, 0.0, kInf, kQuadTolerance);
     out.i1 = rule.integrate(tg, 0.0, kInf, kQuadTolerance);
   } else {
-    static quad::tanh_sinh<double, dist::Policy> rule;
+    static quad::tanh_sinh<double, engine::MathPolicy> rule;
     out.i0 = rule.integrate(g, 0.0, length, kQuadTolerance);
     out.i1 = rule.integrate(tg, 0.0, length, kQuadTolerance);
   }

@@ -18,8 +18,8 @@
 #include <fmt/format.h>
 
 #include "lbmc/analytic/max_of_iid.hpp"
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -56,8 +56,8 @@ double upper_root_tail(double c, std::int64_t procs) {
 double gamma_max_quantile(std::int64_t n, std::int64_t procs, double c) {
   const double a = as_double(n);
   const double tail = upper_root_tail(c, procs);
-  if (tail < 0.5) return boost::math::gamma_q_inv(a, tail, dist::Policy());
-  return boost::math::gamma_p_inv(a, 1.0 - tail, dist::Policy());
+  if (tail < 0.5) return boost::math::gamma_q_inv(a, tail, engine::MathPolicy());
+  return boost::math::gamma_p_inv(a, 1.0 - tail, engine::MathPolicy());
 }
 
 }  // namespace
@@ -107,9 +107,9 @@ double scatter_gamma_cdf(std::int64_t n, std::int64_t procs, double x) {
   const double a = as_double(n);
   const double t = a * (1.0 + x);
   if (!(t > 0.0)) return 0.0;
-  const double p = boost::math::gamma_p(a, t, dist::Policy());
+  const double p = boost::math::gamma_p(a, t, engine::MathPolicy());
   if (p <= 0.5) return std::pow(p, as_double(procs));
-  return std::exp(as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, dist::Policy())));
+  return std::exp(as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, engine::MathPolicy())));
 }
 
 double scatter_gamma_ccdf(std::int64_t n, std::int64_t procs, double x) {
@@ -117,9 +117,9 @@ double scatter_gamma_ccdf(std::int64_t n, std::int64_t procs, double x) {
   const double a = as_double(n);
   const double t = a * (1.0 + x);
   if (!(t > 0.0)) return 1.0;
-  const double p = boost::math::gamma_p(a, t, dist::Policy());
+  const double p = boost::math::gamma_p(a, t, engine::MathPolicy());
   if (p <= 0.5) return 1.0 - std::pow(p, as_double(procs));
-  return -std::expm1(as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, dist::Policy())));
+  return -std::expm1(as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, engine::MathPolicy())));
 }
 
 std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs,
@@ -151,8 +151,8 @@ std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t
   const double med = gamma_max_quantile(n, procs, 0.5) / a - 1.0;
   double s = (gamma_max_quantile(n, procs, 0.75) - gamma_max_quantile(n, procs, 0.25)) / a;
   if (!(s > 0.0) || !std::isfinite(s)) s = 1.0;
-  static quad::exp_sinh<double, dist::Policy> right_rule;
-  static quad::tanh_sinh<double, dist::Policy> left_rule;
+  static quad::exp_sinh<double, engine::MathPolicy> right_rule;
+  static quad::tanh_sinh<double, engine::MathPolicy> left_rule;
   const double right = right_rule.integrate(
       [&](double t) { return scatter_gamma_ccdf(n, procs, med + s * t); }, 0.0,
       std::numeric_limits<double>::infinity(), kQuadTolerance);

@@ -109,7 +109,7 @@ double sample_tail(const Law& law, double k0, double step, double mass, engine::
 
 // X given X outside `table` (built from `law`): above it when `upper`, else below.
 template <class Law>
-double sample_outside(const Law& law, const detail::InversionTable& table, bool upper,
+double sample_outside(const Law& law, const InversionTable& table, bool upper,
                       engine::Generator& gen) {
   const double hi = table.lo() + static_cast<double>(table.size()) - 1.0;
   return upper ? sample_tail(law, hi, 1.0, table.above(), gen)
@@ -120,13 +120,13 @@ double sample_outside(const Law& law, const detail::InversionTable& table, bool 
 // would have more than `limit` cells.
 template <class Law>
 bool build_table(const Law& law, double tail_mass_bound, std::size_t limit,
-                 detail::InversionTable& table) {
+                 InversionTable& table) {
   const double hi = table_end(law, tail_mass_bound, 1.0, limit);
   const double lo = table_end(law, tail_mass_bound, -1.0, limit);
   if (std::isnan(hi) || std::isnan(lo) || hi - lo + 1.0 > static_cast<double>(limit)) return false;
   std::vector<double> probs(static_cast<std::size_t>(hi - lo + 1.0));
   for (std::size_t j = 0; j < probs.size(); ++j) probs[j] = law.pmf(lo + static_cast<double>(j));
-  table = detail::InversionTable(lo, probs, tail_mass(law, lo, -1.0), tail_mass(law, hi, 1.0));
+  table = InversionTable(lo, probs, tail_mass(law, lo, -1.0), tail_mass(law, hi, 1.0));
   return true;
 }
 
@@ -135,7 +135,7 @@ bool build_table(const Law& law, double tail_mass_bound, std::size_t limit,
 // tail_mass 2^-32, so the walk is skipped once sd alone exceeds max_table).
 template <class Law>
 bool use_table(const Law& law, bool rejection_valid, double sd, const DiscreteOptions& options,
-               detail::InversionTable& table) {
+               InversionTable& table) {
   if (!rejection_valid) {  // narrow: sd < sqrt(10)
     return build_table(law, options.tail_mass, std::size_t{1} << 30, table);
   }
@@ -150,56 +150,6 @@ void check_options(const DiscreteOptions& options) {
 }
 
 }  // namespace
-
-namespace detail {
-
-// Each probability is quantized to a multiple of 2^-63 on its own and the
-// thresholds are their exact integer partial sums, so no cell inherits the
-// rounding of a cumulative sum. The rounding residue (~1e-15) goes to the
-// most likely cell.
-InversionTable::InversionTable(double lo, const std::vector<double>& probs, double below,
-                               double above)
-    : lo_(lo), below_(below), above_(above), n_(probs.size()) {
-  constexpr double kOne = 0x1.0p63;
-  constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
-  auto quantize = [](double p) { return static_cast<std::uint64_t>(std::llround(p * 0x1.0p63)); };
-  if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
-  std::vector<std::uint64_t> q(n_);
-  std::uint64_t total = quantize(below) + quantize(above);
-  std::size_t mode = 0;
-  for (std::size_t j = 0; j < n_; ++j) {
-    q[j] = quantize(probs[j]);
-    total += q[j];
-    if (probs[j] > probs[mode]) mode = j;
-  }
-  const auto residue = static_cast<double>(static_cast<std::int64_t>(kTop - total));
-  if (!(std::abs(residue) <= 1e-9 * kOne) || static_cast<double>(q[mode]) + residue < 0.0) {
-    throw engine::RuntimeFailure(
-        fmt::format("inversion table: probabilities sum to 1 {:+.3g}", -residue / kOne));
-  }
-  q[mode] += kTop - total;  // modular arithmetic: adds the signed residue
-  thresholds_.resize(n_ + 2);
-  thresholds_[0] = quantize(below);
-  for (std::size_t j = 0; j < n_; ++j) thresholds_[j + 1] = thresholds_[j] + q[j];
-  thresholds_[n_ + 1] = kTop;
-  // Guide (Chen & Asau 1974): guide[g] = the first cell whose threshold exceeds
-  // the bucket start g·2^shift. A power of two, at least twice as many buckets
-  // as cells and at least 4096 (16 KiB): with fewer, small tables leave
-  // several thresholds in each bucket of the tails, where the search then
-  // loops (Poisson(10), 36 cells: max-load 6% slower with 128 buckets). The
-  // guide only shortens the search; the cell found is the same.
-  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 4096));
-  shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  guide_.resize(buckets);
-  std::size_t i = 0;
-  for (std::size_t g = 0; g < buckets; ++g) {
-    const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
-    while (thresholds_[i] <= start) ++i;
-    guide_[g] = static_cast<std::uint32_t>(i);
-  }
-}
-
-}  // namespace detail
 
 PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& options) : law_(law) {
   if (!(std::isfinite(law.lambda) && law.lambda >= 0.0)) {

@@ -17,9 +17,9 @@
 #include <boost/math/distributions/uniform.hpp>
 #include <fmt/format.h>
 
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::dist {
 namespace {
@@ -28,18 +28,6 @@ namespace bm = boost::math;
 using engine::InputError;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::vector<std::string_view> split_commas(std::string_view text) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    parts.push_back(text.substr(start, comma - start));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return parts;
-}
 
 double parse_finite(std::string_view spec, std::string_view text, std::string_view what) {
   try {
@@ -66,15 +54,15 @@ std::optional<double> point_mass(const LoadLaw& law) {
   return std::nullopt;
 }
 
-auto boost_law(const Normal& l) { return bm::normal_distribution<double, Policy>(l.mu, l.sigma); }
+auto boost_law(const Normal& l) { return bm::normal_distribution<double, engine::MathPolicy>(l.mu, l.sigma); }
 auto boost_law(const Binomial& l) {
-  return bm::binomial_distribution<double, Policy>(static_cast<double>(l.trials), l.p);
+  return bm::binomial_distribution<double, engine::MathPolicy>(static_cast<double>(l.trials), l.p);
 }
-auto boost_law(const Poisson& l) { return bm::poisson_distribution<double, Policy>(l.lambda); }
+auto boost_law(const Poisson& l) { return bm::poisson_distribution<double, engine::MathPolicy>(l.lambda); }
 auto boost_law(const Exponential& l) {
-  return bm::exponential_distribution<double, Policy>(1.0 / l.mean);
+  return bm::exponential_distribution<double, engine::MathPolicy>(1.0 / l.mean);
 }
-auto boost_law(const Uniform& l) { return bm::uniform_distribution<double, Policy>(l.a, l.b); }
+auto boost_law(const Uniform& l) { return bm::uniform_distribution<double, engine::MathPolicy>(l.a, l.b); }
 
 template <class Law>
 constexpr bool kIntegerLaw = std::is_same_v<Law, Binomial> || std::is_same_v<Law, Poisson>;
@@ -107,7 +95,7 @@ LoadLaw parse_load_law(std::string_view spec) {
         spec));
   }
   const std::string_view name = spec.substr(0, colon);
-  const std::vector<std::string_view> args = split_commas(spec.substr(colon + 1));
+  const std::vector<std::string_view> args = engine::split(spec.substr(colon + 1), ',');
   auto expect_args = [&](std::size_t count, std::string_view form) {
     require(args.size() == count, spec, fmt::format("expected {}", form));
   };

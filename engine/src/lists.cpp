@@ -16,18 +16,6 @@ namespace {
 
 constexpr std::size_t kMaxListLength = 1'000'000;
 
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t at = text.find(sep, start);
-    parts.push_back(text.substr(start, at - start));
-    if (at == std::string_view::npos) break;
-    start = at + 1;
-  }
-  return parts;
-}
-
 struct Range {
   double first = 0;
   double last = 0;
@@ -88,6 +76,18 @@ std::vector<double> parse_items(std::string_view text) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = text.find(sep, start);
+    parts.push_back(text.substr(start, at - start));
+    if (at == std::string_view::npos) break;
+    start = at + 1;
+  }
+  return parts;
+}
 
 double parse_real(std::string_view text) {
   double value = 0.0;

@@ -8,8 +8,8 @@
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 
-#include "lbmc/dist/policy.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::engine {
 namespace {
@@ -19,7 +19,7 @@ namespace bm = boost::math;
 // The rank r with P(Bin(R, α) <= r − 1) >= prob, clamped to [1, R]:
 // X_(r) is then an order statistic bounding the α-quantile at that level.
 std::int64_t binomial_rank(std::int64_t count, double alpha, double prob) {
-  const bm::binomial_distribution<double, dist::Policy> b(static_cast<double>(count), alpha);
+  const bm::binomial_distribution<double, engine::MathPolicy> b(static_cast<double>(count), alpha);
   const double k = bm::quantile(b, prob);
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(k), 1, count);
 }
@@ -165,7 +165,7 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   est.low = order_statistic(low_rank);
   est.high = order_statistic(high_rank);
   est.value = order_statistic(rank);
-  const double z = bm::quantile(bm::normal_distribution<double, dist::Policy>(), 1.0 - tail);
+  const double z = bm::quantile(bm::normal_distribution<double, engine::MathPolicy>(), 1.0 - tail);
   est.se = (est.high - est.low) / (2.0 * z);
   return est;
 }

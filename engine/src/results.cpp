@@ -7,7 +7,7 @@
 
 #include <boost/math/distributions/normal.hpp>
 
-#include "lbmc/dist/policy.hpp"
+#include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::engine {
 
@@ -33,7 +33,7 @@ const char* to_string(Verdict verdict) {
 }
 
 double normal_critical(double level) {
-  const boost::math::normal_distribution<double, dist::Policy> standard;
+  const boost::math::normal_distribution<double, engine::MathPolicy> standard;
   return boost::math::quantile(standard, (1.0 + level) / 2.0);
 }
 

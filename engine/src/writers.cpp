@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "lbmc/engine/build_info.hpp"
+
 namespace lbmc::engine {
 namespace {
 
@@ -79,22 +81,6 @@ std::string to_csv(const ResultTable& table) {
                        to_string(row.verdict));
   }
   return out;
-}
-
-nlohmann::json build_info() {
-  nlohmann::json info;
-  info["tool"] = "lbmc";
-  info["version"] = LBMC_VERSION;
-  info["git_revision"] = LBMC_GIT_REVISION;
-  info["build_type"] = LBMC_BUILD_TYPE;
-#if defined(__clang__)
-  info["compiler"] = fmt::format("clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
-#elif defined(__GNUC__)
-  info["compiler"] = fmt::format("gcc {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
-#else
-  info["compiler"] = "unknown";
-#endif
-  return info;
 }
 
 nlohmann::json to_json(const ResultTable& table, const RunMeta& meta) {

@@ -91,7 +91,7 @@ class AssignCommand final : public Command {
     if (model == AssignModel::multinomial) {
       label += fmt::format(" ({})", to_string(choose_multinomial_method(tasks, groups)));
     }
-    const AssignSample s = simulate_assign(model, tasks, processors, group, make_plan(settings, 0, label));
+    const AssignSample s = simulate_assign(model, tasks, processors, group, make_plan(settings, label));
     const double per_rep = model == AssignModel::multinomial &&
                                    choose_multinomial_method(tasks, groups) == MultinomialMethod::throwing
                                ? static_cast<double>(tasks)

@@ -102,10 +102,7 @@ AssignSample simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t
                                                                             : groups;
   plan.block_reps = engine::block_size_for(work);
   AssignSample sample;
-  const double target = plan.target_rse.value_or(0.0);
-  sample.run = engine::run_replications(plan, kernel, sample, [&](const AssignSample& acc) {
-    return acc.max_load.mean_se() <= target * acc.max_load.mean();
-  });
+  sample.run = engine::run_replications(plan, kernel, sample);
   return sample;
 }
 

@@ -5,7 +5,7 @@
 // model,r_dist,u_dist,p,t1,nu,lambda,levels,fanout:
 //  - default: T_p.mean and eta = t1/(p·E T_p) (delta-method se) at each
 //    (model, p, t1 or κ, ν, λ), with rho; the references are listed in
-//    dynamic_references.cpp;
+//    references.cpp;
 //  - --optimize-nu: the ν search of dynamic_search.hpp per (model, p, t1, λ):
 //    nu_opt, rho_opt (intervals from the set of ν within noise of the best),
 //    eta_max and T_p.mean at ν_opt from independent replications;
@@ -45,11 +45,10 @@ std::vector<double> parse_lambdas(const std::string& text) {
   return values;
 }
 
+// One of the names parse_name_list accepted for --model.
 SubtaskModel parse_model(const std::string& text) {
   if (text == "deterministic") return SubtaskModel::deterministic;
-  if (text == "exponential") return SubtaskModel::exponential;
-  if (text == "uniform") return SubtaskModel::uniform;
-  throw InputError(fmt::format("--model: '{}' is not deterministic, exponential or uniform", text));
+  return text == "exponential" ? SubtaskModel::exponential : SubtaskModel::uniform;
 }
 
 std::optional<dist::LoadLaw> parse_shape(const char* option, const std::string& text) {
@@ -113,12 +112,10 @@ class DynamicCommand final : public Command {
 
 DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
   DynamicOptions o;
-  std::string rest = text.model;
-  for (std::size_t start = 0; start <= rest.size();) {
-    const std::size_t comma = rest.find(',', start);
-    o.models.push_back(parse_model(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  for (const auto& name : parse_option("--model", text.model, [](const std::string& t) {
+         return engine::parse_name_list(t, {"deterministic", "exponential", "uniform"});
+       })) {
+    o.models.push_back(parse_model(name));
   }
   o.r_law = parse_shape("--r-dist", text.r_dist);
   o.u_law = parse_shape("--u-dist", text.u_dist);

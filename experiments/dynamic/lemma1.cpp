@@ -41,9 +41,7 @@ engine::Moments simulate_max_exponential(std::int64_t p, bool direct, engine::Ru
   kernel.p = p;
   kernel.direct = direct;
   engine::Moments m;
-  const double target = plan.target_rse.value_or(0.0);
-  const engine::RunReport run = engine::run_replications(
-      plan, kernel, m, [&](const engine::Moments& acc) { return acc.mean_se() <= target * acc.mean(); });
+  const engine::RunReport run = engine::run_replications(plan, kernel, m);
   if (report) *report = run;
   return m;
 }

@@ -146,7 +146,7 @@ void run_points(const DynamicOptions& o, const RunSettings& settings, Report& re
             m.nu = nu;
             const double leaves = DynamicSimulator(m).expected_leaves();
             const std::string label = label_of(m);
-            const DynamicSample s = simulate_dynamic(m, make_plan(settings, 0, label));
+            const DynamicSample s = simulate_dynamic(m, make_plan(settings, label));
             report.record(label, s.run, leaves);
             report.table().add(params_of(m), "rho", exact_value(rho(m)), {});
             const Estimate t = mean_estimate(s.t_p.mean(), s.t_p.mean_se(), s.t_p.count(), leaves, settings.level);
@@ -189,7 +189,7 @@ void run_optimize(const DynamicOptions& o, const RunSettings& settings, Report& 
         for (const double t1 : t1_values(o, p, lambda)) {
           const DynamicModel base = base_model(o, model, p, t1, lambda);
           const std::string label = label_of(base) + " (nu search)";
-          const NuOptimum opt = optimize_nu(base, make_plan(settings, 0, label), settings.level);
+          const NuOptimum opt = optimize_nu(base, make_plan(settings, label), settings.level);
           report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
           add_optimum_rows(base, opt, settings, report);
         }
@@ -205,7 +205,7 @@ void run_lemma1(const DynamicOptions& o, const RunSettings& settings, Report& re
     const bool direct = static_cast<double>(p) * static_cast<double>(settings.reps) > 2e8;
     const std::string label = fmt::format("dynamic lemma1 p={}{}", p, direct ? " (direct)" : "");
     engine::RunReport run;
-    const engine::Moments m = simulate_max_exponential(p, direct, make_plan(settings, 0, label), &run);
+    const engine::Moments m = simulate_max_exponential(p, direct, make_plan(settings, label), &run);
     report.record(label, run, direct ? 1.0 : static_cast<double>(p));
     report.table().add(params, direct ? "max.mean_direct" : "max.mean",
                        engine::normal_estimate(m.mean(), m.mean_se(), m.count(), settings.level),
@@ -225,7 +225,7 @@ void run_isoefficiency(const DynamicOptions& o, const RunSettings& settings, Rep
         DynamicModel base = base_model(o, model, p, start, lambda);
         if (o.levels > 1) base.fanout = theorem4_fanout(p, o.levels);
         const std::string label = label_of(base) + " (isoefficiency)";
-        const IsoefficiencyPoint iso = isoefficiency_t1(base, o.eta0, o.tol, make_plan(settings, 0, label), settings.level);
+        const IsoefficiencyPoint iso = isoefficiency_t1(base, o.eta0, o.tol, make_plan(settings, label), settings.level);
         report.record(label + " held-out", iso.optimum.held_out_run,
                       DynamicSimulator(iso.optimum.model).expected_leaves());
         const double se = iso.t1 * iso.log_t1_se;
@@ -268,7 +268,7 @@ void run_fanouts(const DynamicOptions& o, const RunSettings& settings, Report& r
             DynamicModel base = base_model(o, model, p, t1, lambda);
             base.fanout = {d, p / d};
             const std::string label = label_of(base) + " (nu search)";
-            const NuOptimum opt = optimize_nu(base, make_plan(settings, 0, label), settings.level);
+            const NuOptimum opt = optimize_nu(base, make_plan(settings, label), settings.level);
             report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
             const EfficiencyEstimate e = add_optimum_rows(base, opt, settings, report);
             if (e.value > best_eta) {

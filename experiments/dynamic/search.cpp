@@ -65,8 +65,13 @@ struct CommonKernel {
   using Accumulator = CommonSample;
 
   std::vector<DynamicSimulator> simulators;
+  double t1 = 0.0;
 
-  Accumulator make_accumulator() const { return {}; }
+  Accumulator make_accumulator() const {
+    Accumulator acc;
+    acc.t1 = t1;
+    return acc;
+  }
 
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
     std::vector<DynamicSimulator> sims = simulators;  // scratch space of this block
@@ -75,7 +80,7 @@ struct CommonKernel {
       const std::uint64_t stream = gen();
       const std::size_t k = sims.size();
       for (std::size_t j = 0; j < k; ++j) {
-        engine::Generator common = engine::block_generator(stream, 0);
+        engine::Generator common = engine::keyed_generator(stream);
         x[j] = sims[j].completion_time(common);
         x[k + j] = sims[j].last_work();
       }
@@ -109,7 +114,7 @@ std::vector<NuPoint> evaluate_grid(const DynamicModel& base, const std::vector<d
     m.nu = nu;
     models.push_back(m);
   }
-  const ControlledMeans s = controlled_means(simulate_common(models, plan), base.t1);
+  const ControlledMeans s = controlled_means(simulate_common(models, plan));
   const double scale = base.t1 / static_cast<double>(base.p);
   const std::size_t k = grid.size();
   std::vector<NuPoint> points(k);
@@ -142,7 +147,15 @@ const NuPoint& best_of(const std::vector<NuPoint>& points) {
 
 double ControlledMeans::se(std::size_t j) const { return std::sqrt(std::max(0.0, covariance[j * mean.size() + j])); }
 
-ControlledMeans controlled_means(const CommonSample& sample, double t1) {
+std::vector<engine::MeanSummary> reported_means(const CommonSample& sample) {
+  const ControlledMeans m = controlled_means(sample);
+  std::vector<engine::MeanSummary> means;
+  for (std::size_t j = 0; j < m.mean.size(); ++j) means.push_back({m.mean[j], m.se(j)});
+  return means;
+}
+
+ControlledMeans controlled_means(const CommonSample& sample) {
+  const double t1 = sample.t1;
   const std::size_t k = sample.mean.size() / 2;
   ControlledMeans out;
   out.count = sample.count;
@@ -172,14 +185,9 @@ CommonSample simulate_common(const std::vector<DynamicModel>& models, engine::Ru
     block = std::min(block, dynamic_block_reps(m));
   }
   plan.block_reps = std::max<std::int64_t>(1, block / static_cast<std::int64_t>(std::max<std::size_t>(1, models.size())));
-  CommonSample sample;
-  const double target = plan.target_rse.value_or(0.0);
-  sample.run = engine::run_replications(plan, kernel, sample, [&](const CommonSample& acc) {
-    const ControlledMeans m = controlled_means(acc, models.front().t1);
-    for (std::size_t j = 0; j < m.mean.size(); ++j)
-      if (m.se(j) > target * std::abs(m.mean[j])) return false;
-    return true;
-  });
+  kernel.t1 = models.front().t1;
+  CommonSample sample = kernel.make_accumulator();
+  sample.run = engine::run_replications(plan, kernel, sample);
   return sample;
 }
 
@@ -228,9 +236,9 @@ NuOptimum optimize_nu(const DynamicModel& base, const engine::RunPlan& plan, dou
   result.model = base;
   result.model.nu = result.nu;
   engine::RunPlan held = plan;
-  held.seed = plan.seed ^ kHeldOutSeed;
+  held.seed = engine::derived_seed(plan.seed, kHeldOutSeed);
   const CommonSample sample = simulate_common({result.model}, held);
-  const ControlledMeans t = controlled_means(sample, base.t1);
+  const ControlledMeans t = controlled_means(sample);
   result.t_p = engine::normal_estimate(t.mean[0], t.se(0), t.count, level);
   result.held_out_run = sample.run;
   return result;

@@ -312,10 +312,7 @@ DynamicSample simulate_dynamic(const DynamicModel& model, engine::RunPlan plan) 
   const DynamicKernel kernel{DynamicSimulator(model)};
   plan.block_reps = dynamic_block_reps(model);
   DynamicSample sample;
-  const double target = plan.target_rse.value_or(0.0);
-  sample.run = engine::run_replications(plan, kernel, sample, [&](const DynamicSample& acc) {
-    return acc.t_p.mean_se() <= target * std::abs(acc.t_p.mean());
-  });
+  sample.run = engine::run_replications(plan, kernel, sample);
   return sample;
 }
 

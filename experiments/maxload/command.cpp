@@ -39,6 +39,9 @@ struct MaxLoadKernel {
       moments.merge(other.moments);
       quantiles.merge(other.quantiles);
     }
+    friend std::vector<engine::MeanSummary> reported_means(const Accumulator& a) {
+      return {engine::summary_of(a.moments)};
+    }
   };
 
   Sampler sampler;
@@ -162,7 +165,7 @@ class MaxLoadCommand final : public Command {
     const std::vector<std::string> params{spec, std::to_string(point.n), method_name};
     const MaxLoadReferences refs = references_for(point, alphas);
     const std::string label = fmt::format("maxload dist={} n={} method={}", spec, point.n, method_name);
-    const auto plan = make_plan(settings, 0, label);
+    const auto plan = make_plan(settings, label);
 
     const MaxLoadSample total = simulate_max_load(point.law, point.n, plan, method);
     // Variates drawn per replication: n loads, or the one maximum.
@@ -197,11 +200,8 @@ MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine
     // The maxima of a fixed-length run are all kept (up to the store's cap):
     // room for them up front spares the copies of a growing buffer.
     if (!plan.target_rse) total.quantiles.reserve(static_cast<std::size_t>(plan.reps));
-    const double target = plan.target_rse.value_or(0.0);
     plan.block_reps = engine::block_size_for(draws);
-    sample.run = engine::run_replications(plan, kernel, total, [&](const typename Kernel::Accumulator& acc) {
-      return acc.moments.mean_se() <= target * std::abs(acc.moments.mean());
-    });
+    sample.run = engine::run_replications(plan, kernel, total);
     sample.moments = total.moments;
     sample.quantiles = std::move(total.quantiles);
   };

@@ -47,7 +47,7 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
   std::vector<double> probs;
   probs.reserve(static_cast<std::size_t>(hi - lo + 1));
   for (double k = lo; k <= hi; ++k) probs.push_back(analytic::max_pdf(law, n, k));
-  table_ = dist::detail::InversionTable(lo, probs, analytic::max_cdf(law, n, lo - 1), analytic::max_ccdf(law, n, hi));
+  table_ = dist::InversionTable(lo, probs, analytic::max_cdf(law, n, lo - 1), analytic::max_ccdf(law, n, hi));
 }
 
 double log_one_minus_exp_neg(double x) {

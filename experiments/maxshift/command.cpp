@@ -134,7 +134,7 @@ class MaxShiftCommand final : public Command {
     const std::string spec = dist::to_spec(law);
     const std::vector<std::string> params{spec, std::to_string(n)};
     const std::string label = fmt::format("maxshift dist={} n={}", spec, n);
-    const MaxShiftSample s = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, 0, label));
+    const MaxShiftSample s = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, label));
     report.record(label, s.run, static_cast<double>(n));
     auto& table = report.table();
     const double level = settings.level;
@@ -158,9 +158,9 @@ class MaxShiftCommand final : public Command {
       d_refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_ccdf(y)});
     }
     table.add(params, "D.p_ge_1", mean_estimate(s.d_ge_1, level), d_refs);
-    if (s.max_r_shift.count() > 0) {
-      table.add(params, "Max_R_Shift.mean", mean_estimate(s.max_r_shift, level), {});
-      table.add(params, "Max_L_Shift.mean", mean_estimate(s.max_l_shift, level), {});
+    if (s.max_rshift.count() > 0) {
+      table.add(params, "Max_R_Shift.mean", mean_estimate(s.max_rshift, level), {});
+      table.add(params, "Max_L_Shift.mean", mean_estimate(s.max_lshift, level), {});
     }
     if (cov_csv != nullptr) add_covariance(table, params, law, n, *s.covariance, *cov_csv);
   }

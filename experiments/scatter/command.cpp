@@ -126,7 +126,7 @@ class ScatterCommand final : public Command {
     const std::vector<std::string> params{spec, std::to_string(point.tasks), std::to_string(point.procs)};
     const ScatterReferences refs = references_for(point, confidences);
     const std::string label = fmt::format("scatter dist={} tasks={} procs={}", spec, point.tasks, point.procs);
-    const auto plan = make_plan(settings, 0, label);
+    const auto plan = make_plan(settings, label);
 
     const ScatterSample total = simulate_scatter(point.law, point.tasks, point.procs, plan);
     report.record(label, total.run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));

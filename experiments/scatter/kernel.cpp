@@ -19,6 +19,10 @@ void ScatterSample::merge(const ScatterSample& other) {
   l_obs_values.merge(other.l_obs_values);
 }
 
+std::vector<engine::MeanSummary> reported_means(const ScatterSample& s) {
+  return {engine::summary_of(s.l), engine::summary_of(s.l_obs)};
+}
+
 namespace {
 
 template <class Sampler>
@@ -71,10 +75,7 @@ ScatterSample simulate_scatter(const dist::LoadLaw& task, std::int64_t tasks, st
   dist::visit_sampler(task, [&](const auto& sampler) {
     using Kernel = ScatterKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, tasks, procs, m_proc};
-    const double target = plan.target_rse.value_or(0.0);
-    sample.run = engine::run_replications(plan, kernel, sample, [&](const ScatterSample& acc) {
-      return acc.l.mean_se() <= target * std::abs(acc.l.mean());
-    });
+    sample.run = engine::run_replications(plan, kernel, sample);
   });
   return sample;
 }

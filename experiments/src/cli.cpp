@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "lbmc/engine/build_info.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/command.hpp"
@@ -12,24 +13,11 @@
 
 namespace lbmc::exp {
 
-std::vector<std::unique_ptr<Command>> make_commands() {
-  std::vector<std::unique_ptr<Command>> commands;
-  commands.push_back(make_maxload_command());
-  commands.push_back(make_maxshift_command());
-  commands.push_back(make_assign_command());
-  commands.push_back(make_scatter_command());
-  commands.push_back(make_rebalance_command());
-  commands.push_back(make_dynamic_command());
-  commands.push_back(make_reproduce_command());
-  commands.push_back(make_validate_command());
-  return commands;
-}
-
 int run_cli(int argc, const char* const* argv) {
   CLI::App app{"lbmc: Monte Carlo statistics of parallel load balancing, checked against closed forms"};
   app.name("lbmc");
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("lbmc ") + LBMC_VERSION + " (" + LBMC_GIT_REVISION + ")");
+  app.set_version_flag("--version", engine::version_line());
   auto commands = make_commands();
   std::vector<std::pair<CLI::App*, Command*>> subcommands;
   for (auto& command : commands) {

@@ -105,14 +105,13 @@ std::vector<double> parse_levels(const char* option, const std::string& text) {
   return levels;
 }
 
-engine::RunPlan make_plan(const RunSettings& settings, std::int64_t block_reps, std::string label) {
+engine::RunPlan make_plan(const RunSettings& settings, std::string label) {
   engine::RunPlan plan;
   plan.seed = settings.seed;
   plan.reps = settings.reps;
   plan.target_rse = settings.target_rse;
   plan.max_reps = settings.max_reps;
   plan.threads = settings.threads;
-  plan.block_reps = block_reps;
   plan.progress = settings.progress;
   plan.label = std::move(label);
   return plan;

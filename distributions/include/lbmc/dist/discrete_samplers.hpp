@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
 #include "lbmc/dist/sampler_support.hpp"
@@ -32,47 +33,6 @@
 
 namespace lbmc::dist {
 
-namespace detail {
-//! Inversion table (cumulative 63-bit thresholds) with a Chen & Asau guide.
-//! Cell 0 is "below the table", cells 1..n the values lo..lo+n-1, cell n+1
-//! "above the table".
-class InversionTable {
- public:
-  //! An empty table (size 0); assign a built one before calling locate.
-  InversionTable() = default;
-  //! `probs[j]` = P(X = lo + j); `below` = P(X < lo); `above` = P(X > lo + n - 1).
-  InversionTable(double lo, const std::vector<double>& probs, double below, double above);
-
-  //! The cell of the 63-bit uniform integer u: smallest i with u < threshold_i.
-  std::size_t locate(std::uint64_t u) const noexcept {
-    const std::uint64_t* thr = thresholds_.data();
-    std::size_t i = guide_[static_cast<std::size_t>(u >> shift_)];
-    i += static_cast<std::size_t>(u >= thr[i]);  // branch-free: most searches end here
-    i += static_cast<std::size_t>(u >= thr[i]);
-    while (u >= thr[i]) ++i;  // rare; thr[n+1] = 2^63 > u stops it
-    return i;
-  }
-  //! The value of cell 1.
-  double lo() const noexcept { return lo_; }
-  //! The number n of table cells (values lo .. lo + n - 1).
-  std::size_t size() const noexcept { return n_; }
-  //! P(X < lo), as given.
-  double below() const noexcept { return below_; }
-  //! P(X > lo + n - 1), as given.
-  double above() const noexcept { return above_; }
-  //! thresholds[i] = 2^63 · P(cell < i+1), quantized; thresholds[n+1] = 2^63.
-  const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
-
- private:
-  double lo_ = 0.0;
-  double below_ = 0.0;
-  double above_ = 0.0;
-  std::size_t n_ = 0;
-  unsigned shift_ = 63;
-  std::vector<std::uint64_t> thresholds_;
-  std::vector<std::uint32_t> guide_;
-};
-}  // namespace detail
 
 //! How a Poisson or binomial sampler draws: a point mass (no randomness), the
 //! inversion table, or transformed rejection (PTRS / BTRS).
@@ -118,7 +78,7 @@ class PoissonSampler {
   //! The law the sampler was built from.
   const Poisson& law() const noexcept { return law_; }
   //! The inversion table (empty unless method() == table).
-  const detail::InversionTable& table() const noexcept { return table_; }
+  const InversionTable& table() const noexcept { return table_; }
 
  private:
   // PTRS, Hörmann (1993) §3 (algorithm PTRS), valid for lambda >= 10.
@@ -141,7 +101,7 @@ class PoissonSampler {
 
   Poisson law_;
   DiscreteMethod method_ = DiscreteMethod::point;
-  detail::InversionTable table_;
+  InversionTable table_;
   double a_ = 0.0, b_ = 0.0, v_r_ = 0.0, log_inv_alpha_ = 0.0;  // PTRS constants
 };
 
@@ -176,7 +136,7 @@ class BinomialSampler {
   const Binomial& law() const noexcept { return law_; }
   //! The inversion table of Binomial(trials, min(p, 1-p)) (empty unless
   //! method() == table).
-  const detail::InversionTable& table() const noexcept { return table_; }
+  const InversionTable& table() const noexcept { return table_; }
 
  private:
   // BTRS, Hörmann (1993) §3 (algorithm BTRS), on p' = min(p, 1-p), valid for
@@ -201,7 +161,7 @@ class BinomialSampler {
   Binomial law_;
   DiscreteMethod method_ = DiscreteMethod::point;
   double point_ = 0.0;
-  detail::InversionTable table_;                // of Binomial(trials, min(p, 1-p))
+  InversionTable table_;                // of Binomial(trials, min(p, 1-p))
   double table_base_ = 0.0, table_step_ = 1.0;  // value of cell 1, and +-1 per cell
   // BTRS constants (on p' = min(p, 1-p)).
   double n_ = 0.0, p_ = 0.0, q_ = 0.0;

@@ -5,18 +5,24 @@
 // OpenMP threads in waves of kWaveBlocks and are merged into the total in
 // block order after each wave, so the total (and every byte printed from it)
 // depends on the seed and the block layout only, never on --threads.
-// With a target relative standard error, waves are added until the kernel's
-// stopping rule holds or max_reps is reached; the decision is taken only at
-// wave boundaries, which are themselves independent of the thread count.
+// With a target relative standard error (--target-rse X), waves are added
+// until every mean the accumulator reports has se <= X·|mean| (DESIGN §5), or
+// max_reps is reached; the decision is taken only at wave boundaries, which
+// are themselves independent of the thread count.
 //
 // A kernel provides
 //   using Accumulator = ...;              // with merge(const Accumulator&)
 //   Accumulator make_accumulator() const;
 //   void run(Generator&, std::int64_t count, Accumulator&) const;
+// and the accumulator, found by argument-dependent lookup,
+//   std::vector<MeanSummary> reported_means(const Accumulator&);
+// every mean its rows report (the statistics named `mean` or `*.mean` and
+// the ratios formed from them, such as an efficiency).
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +31,7 @@
 #include <omp.h>
 
 #include "lbmc/engine/interrupt.hpp"
+#include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/progress.hpp"
 #include "lbmc/engine/rng.hpp"
 
@@ -40,10 +47,42 @@ struct RunPlan {
   //! Upper limit with target_rse.
   std::int64_t max_reps = 0;
   int threads = 1;
+  //! Replications per block; set by the experiment from its work per
+  //! replication (block_size_for), never from the thread count.
   std::int64_t block_reps = 1024;
   ProgressMode progress = ProgressMode::automatic;
   std::string label;
+
+  //! Exactly `reps` replications under `seed` on `threads` threads, no
+  //! progress line.
+  static RunPlan fixed(std::uint64_t seed, std::int64_t reps, int threads) {
+    RunPlan plan;
+    plan.seed = seed;
+    plan.reps = reps;
+    plan.max_reps = reps;
+    plan.threads = threads;
+    plan.progress = ProgressMode::never;
+    return plan;
+  }
 };
+
+//! A reported mean and its standard error, as the stopping rule sees it.
+struct MeanSummary {
+  double mean = 0.0;
+  double se = 0.0;
+};
+
+//! The summary of a moment accumulator's mean.
+inline MeanSummary summary_of(const Moments& m) noexcept { return {m.mean(), m.mean_se()}; }
+//! A bare moment accumulator reports its one mean.
+inline std::vector<MeanSummary> reported_means(const Moments& m) { return {summary_of(m)}; }
+
+//! --target-rse: true when every mean has se <= target·|mean| (a mean of 0
+//! with se 0 counts as met; a mean of 0 with se > 0 never does).
+inline bool relative_se_met(const std::vector<MeanSummary>& means, double target) {
+  return std::all_of(means.begin(), means.end(),
+                     [target](const MeanSummary& m) { return m.se <= target * std::abs(m.mean); });
+}
 
 struct RunReport {
   std::int64_t reps = 0;
@@ -60,11 +99,13 @@ constexpr std::int64_t block_size_for(std::int64_t variates_per_rep) {
   return std::clamp<std::int64_t>((std::int64_t{1} << 16) / per, 1, 4096);
 }
 
-//! Runs the plan; `target_met(total)` is consulted only with target_rse.
-template <class Kernel, class TargetMet>
-RunReport run_replications(const RunPlan& plan, const Kernel& kernel,
-                           typename Kernel::Accumulator& total, TargetMet target_met) {
+//! Runs the plan, merging every block into `total` in block order.
+template <class Kernel>
+RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename Kernel::Accumulator& total) {
   using Accumulator = typename Kernel::Accumulator;
+  const auto target_met = [&plan](const Accumulator& acc) {
+    return relative_se_met(reported_means(acc), *plan.target_rse);
+  };
   const auto start = std::chrono::steady_clock::now();
   const bool open_ended = plan.target_rse.has_value();
   const std::int64_t limit = open_ended ? std::max(plan.max_reps, plan.reps) : plan.reps;

@@ -14,6 +14,9 @@
 
 namespace lbmc::engine {
 
+//! The parts of `text` between separators `sep` (one empty part for "";
+//! "a,,b" has an empty middle part).
+std::vector<std::string_view> split(std::string_view text, char sep);
 //! A finite double; the whole text must be consumed.
 double parse_real(std::string_view text);
 //! An integer, written plainly or in scientific notation ("1e6").

@@ -1,4 +1,5 @@
-// Reproducible random streams.
+// Reproducible random streams: the one home of every generator and derived
+// seed of lbmc (DESIGN §2).
 //
 // Every block of replications owns one pcg64 generator, built with the
 // two-argument constructor from a 128-bit state and a 128-bit stream selector,
@@ -7,9 +8,20 @@
 // runs the block or in what order, which is what makes output independent of
 // --threads. Conversions from 64-bit words to doubles are ours so that a seed
 // means the same numbers on every platform.
+//
+// Beside the block streams, two kinds of derived randomness, both defined
+// here and nowhere else:
+//  - derived_seed(seed, tag): the master seed of a sub-run (a claim of
+//    `reproduce`, the held-out replications of a search), seed XOR a 64-bit
+//    tag, the tag given as a number or as a name (its FNV-1a hash), so that
+//    each sub-run's numbers depend on the run's seed and its own tag only;
+//  - keyed_generator(key): the generator of one replication's common random
+//    numbers, keyed by a 64-bit word drawn from the block's own stream, so
+//    that several models simulated on that key see the same variates.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include <pcg_random.hpp>
 
@@ -40,6 +52,27 @@ inline Generator block_generator(std::uint64_t master_seed, std::uint64_t block)
   const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(t_hi) << 64) | t_lo;
   return Generator(state, stream);
 }
+
+//! FNV-1a (64-bit) of `name`: a stable numeric tag for derived_seed.
+constexpr std::uint64_t name_tag(std::string_view name) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : name) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+//! The master seed of a sub-run tagged `tag`: seed XOR tag.
+constexpr std::uint64_t derived_seed(std::uint64_t seed, std::uint64_t tag) noexcept { return seed ^ tag; }
+//! The master seed of a sub-run named `name`: seed XOR name_tag(name).
+constexpr std::uint64_t derived_seed(std::uint64_t seed, std::string_view name) noexcept {
+  return derived_seed(seed, name_tag(name));
+}
+
+//! The generator of the common random numbers keyed by `key` (one 64-bit
+//! output of a block's generator): block 0 of the master seed `key`.
+inline Generator keyed_generator(std::uint64_t key) noexcept { return block_generator(key, 0); }
 
 //! Uniform on [0, 1): the top 53 bits of one output times 2^-53.
 //! 0 is possible (probability 2^-53); 1 is not.

@@ -35,7 +35,4 @@ nlohmann::json to_json(const ResultTable& table, const RunMeta& meta);
 //! The readable table: one block per parameter point, 6 significant digits.
 std::string to_text(const ResultTable& table);
 
-//! Static facts of this build: version, git revision, build type, compiler.
-nlohmann::json build_info();
-
 }  // namespace lbmc::engine

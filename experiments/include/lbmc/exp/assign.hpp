@@ -36,6 +36,10 @@ struct AssignSample {
     max_load.merge(other.max_load);
     unit_time.merge(other.unit_time);
   }
+  //! The means of max.mean, efficiency and efficiency_unit.
+  friend std::vector<engine::MeanSummary> reported_means(const AssignSample& s) {
+    return {engine::summary_of(s.max_load), engine::summary_of(s.unit_time)};
+  }
 };
 
 //! Simulates `tasks` tasks on `processors` processors in groups of `group`

@@ -1,5 +1,6 @@
-// A command of the `lbmc` executable. Each experiment is one Command,
-// registered in commands.cpp; adding an experiment never touches the engine.
+// A command of the `lbmc` executable. Each experiment is one Command, made by
+// a factory `make_<name>_command()` in its own folder and registered by one
+// line in src/registry.cpp; adding an experiment never touches the engine.
 #pragma once
 
 #include <memory>
@@ -22,16 +23,7 @@ class Command {
   virtual int run(const std::string& command_line) = 0;
 };
 
-std::unique_ptr<Command> make_maxload_command();
-std::unique_ptr<Command> make_maxshift_command();
-std::unique_ptr<Command> make_scatter_command();
-std::unique_ptr<Command> make_rebalance_command();
-std::unique_ptr<Command> make_assign_command();
-std::unique_ptr<Command> make_dynamic_command();
-std::unique_ptr<Command> make_reproduce_command();
-std::unique_ptr<Command> make_validate_command();
-
-//! Every command, in the order `lbmc --help` lists them.
+//! Every registered command, in the order `lbmc --help` lists them.
 std::vector<std::unique_ptr<Command>> make_commands();
 
 //! The whole command line: parses, runs, maps errors to exit codes

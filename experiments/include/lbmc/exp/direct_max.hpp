@@ -54,7 +54,7 @@ class DirectMaxSampler {
   Kind kind_;
   double point_ = 0.0;
   dist::ExponentialSampler unit_exponential_{dist::Exponential{1.0}};
-  dist::detail::InversionTable table_;
+  dist::InversionTable table_;
 };
 
 //! ln(1 − e^{−x}) for x > 0, to a few ulp: the log of the upper tail

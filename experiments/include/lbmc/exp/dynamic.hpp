@@ -184,6 +184,10 @@ struct DynamicSample {
   engine::RunReport run;
 
   void merge(const DynamicSample& other);
+  //! The mean of T_p.mean (and eta).
+  friend std::vector<engine::MeanSummary> reported_means(const DynamicSample& s) {
+    return {engine::summary_of(s.t_p)};
+  }
 };
 
 //! η = t1/(p·t_p), t_p the sample mean of T_p.

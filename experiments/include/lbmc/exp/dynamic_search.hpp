@@ -4,7 +4,7 @@
 //
 // Common random numbers. simulate_common runs several models (e.g. one per
 // ν) on the same random numbers: replication i of every model draws from the
-// generator block_generator(s_i, 0), s_i one 64-bit output of the block's
+// generator engine::keyed_generator(s_i), s_i one 64-bit output of the block's
 // generator. Their T_p are then positively correlated (the geometric N is
 // monotone in ν through the same uniform; R_n are the same variates rescaled),
 // so differences between them have far less noise than independent runs. The
@@ -62,6 +62,7 @@ namespace lbmc::exp {
 //! Means of T_p of several models on common random numbers, with the
 //! co-moment matrix of the values (mergeable, Chan et al.).
 struct CommonSample {
+  double t1 = 0.0;  //!< E T_1 of every model: the control variate's known mean
   std::int64_t count = 0;
   std::vector<double> mean;
   std::vector<double> comoment;  //!< K×K, row-major: Σ (x_i − x̄_i)(x_j − x̄_j)
@@ -85,7 +86,9 @@ struct ControlledMeans {
   std::int64_t count = 0;
   double se(std::size_t j) const;
 };
-ControlledMeans controlled_means(const CommonSample& sample, double t1);
+ControlledMeans controlled_means(const CommonSample& sample);
+//! The controlled means of E T_p, what --target-rse watches.
+std::vector<engine::MeanSummary> reported_means(const CommonSample& sample);
 
 //! One grid point of a ν search.
 struct NuPoint {

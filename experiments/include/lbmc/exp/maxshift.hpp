@@ -83,13 +83,16 @@ struct MaxShiftSample {
   engine::QuantileStore w_prime_values, d_prime_values;
   engine::Moments w_zero;        // indicator W' = 0
   engine::Moments d_ge_1;        // indicator D >= 1
-  engine::Moments max_r_shift;   // integer loads only
-  engine::Moments max_l_shift;   // integer loads only
+  engine::Moments max_rshift;   // integer loads only
+  engine::Moments max_lshift;   // integer loads only
   std::optional<BridgeCovariance> covariance;
   engine::RunReport run;
 
   void merge(const MaxShiftSample& other);
 };
+
+//! The means of W'.mean, D'.mean, Max_R_Shift.mean and Max_L_Shift.mean.
+std::vector<engine::MeanSummary> reported_means(const MaxShiftSample& s);
 
 //! Simulates the shifts of n loads under `plan`; with `covariance`, also the
 //! covariance matrix of (V_1..V_n) (n² memory per block). Stops on the

@@ -211,6 +211,10 @@ struct RebalanceSample {
   void merge(const RebalanceSample& other);
 };
 
+//! Every `*.mean` statistic of the rows: D, the shifts and packets of
+//! Figure 1, and each schedule's time, coefficients and traffic.
+std::vector<engine::MeanSummary> reported_means(const RebalanceSample& s);
+
 struct RebalanceSpec {
   dist::LoadLaw law;
   Count n = 2;

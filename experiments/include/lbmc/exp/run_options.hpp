@@ -75,7 +75,8 @@ std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
 //! Levels α for --alpha: each in (0, 1).
 std::vector<double> parse_levels(const char* option, const std::string& text);
 
-//! The engine's plan for `settings` with the given block size and label.
-engine::RunPlan make_plan(const RunSettings& settings, std::int64_t block_reps, std::string label);
+//! The engine's plan for `settings` with the given progress label (the
+//! experiment sets the block size).
+engine::RunPlan make_plan(const RunSettings& settings, std::string label);
 
 }  // namespace lbmc::exp

@@ -29,6 +29,9 @@ struct ScatterSample {
   void merge(const ScatterSample& other);
 };
 
+//! The means of l.mean and l_obs.mean.
+std::vector<engine::MeanSummary> reported_means(const ScatterSample& s);
+
 //! Simulates l and l_obs for `tasks` tasks on each of `procs` processors
 //! under `plan` (block size from the n·N_proc variates per replication),
 //! stopping on the relative se of E l when plan.target_rse is set. Throws

@@ -1,0 +1,53 @@
+// Inversion of a discrete law on a finite range of integers by a table of
+// cumulative 63-bit integer thresholds with a Chen & Asau (1974) guide table:
+// the table path of the Poisson and binomial samplers and of the direct
+// maximum of integer loads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lbmc::dist {
+
+//! Inversion table (cumulative 63-bit thresholds) with a Chen & Asau guide.
+//! Cell 0 is "below the table", cells 1..n the values lo..lo+n-1, cell n+1
+//! "above the table".
+class InversionTable {
+ public:
+  //! An empty table (size 0); assign a built one before calling locate.
+  InversionTable() = default;
+  //! `probs[j]` = P(X = lo + j); `below` = P(X < lo); `above` = P(X > lo + n - 1).
+  InversionTable(double lo, const std::vector<double>& probs, double below, double above);
+
+  //! The cell of the 63-bit uniform integer u: smallest i with u < threshold_i.
+  std::size_t locate(std::uint64_t u) const noexcept {
+    const std::uint64_t* thr = thresholds_.data();
+    std::size_t i = guide_[static_cast<std::size_t>(u >> shift_)];
+    i += static_cast<std::size_t>(u >= thr[i]);  // branch-free: most searches end here
+    i += static_cast<std::size_t>(u >= thr[i]);
+    while (u >= thr[i]) ++i;  // rare; thr[n+1] = 2^63 > u stops it
+    return i;
+  }
+  //! The value of cell 1.
+  double lo() const noexcept { return lo_; }
+  //! The number n of table cells (values lo .. lo + n - 1).
+  std::size_t size() const noexcept { return n_; }
+  //! P(X < lo), as given.
+  double below() const noexcept { return below_; }
+  //! P(X > lo + n - 1), as given.
+  double above() const noexcept { return above_; }
+  //! thresholds[i] = 2^63 · P(cell < i+1), quantized; thresholds[n+1] = 2^63.
+  const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
+
+ private:
+  double lo_ = 0.0;
+  double below_ = 0.0;
+  double above_ = 0.0;
+  std::size_t n_ = 0;
+  unsigned shift_ = 63;
+  std::vector<std::uint64_t> thresholds_;
+  std::vector<std::uint32_t> guide_;
+};
+
+}  // namespace lbmc::dist
