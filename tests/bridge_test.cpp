@@ -27,6 +27,10 @@ namespace {
 
 namespace an = lbmc::analytic;
 namespace quad = boost::math::quadrature;
+using boost::math::complement;
+
+constexpr an::BridgeMaximum kMaxLaw{};
+constexpr an::Kolmogorov kKolmogorovLaw{};
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -61,6 +65,7 @@ constexpr QuantileRef kBridgeMaxQuantile[] = {
     {0.99, 1.517427129385146204533306},      {0.999999999999, 3.716923676771784250800984},
 };
 constexpr double kBridgeMaxMean = 0.6266570686577501256039413;  // (1/2) sqrt(pi/2)
+constexpr double kBridgeMaxVariance = 0.1073009183012758451921696;  // 1/2 - pi/8
 
 // Section 2: x, K(x), 1 - K(x), K'(x); three evaluations (jtheta, the
 // alternating sum at 450 digits, the theta sum) agree to 45 digits.
@@ -101,6 +106,8 @@ constexpr QuantileRef kKolmogorovQuantile[] = {
 };
 constexpr double kKolmogorovMean = 0.8687311606361591418301546;  // sqrt(pi/2) ln 2
 constexpr double kKolmogorovM2 = 0.8224670334241132182362076;    // pi^2/12
+// pi^2/12 - (pi/2) ln^2 2
+constexpr double kKolmogorovVariance = 0.06777320396386507937807970;
 
 // Section 3.
 constexpr double kZetaHalf = -1.46035450880958681288949915252;
@@ -142,6 +149,32 @@ constexpr CorrectedMomentRef kCorrectedMoments[] = {
      0.7012403860060454250280813},
     {1000, 0.6082337288834689015522445, 0.4772491872527649970990602, 0.8503078208618779177784577,
      0.7907965941827405468655925},
+};
+
+// Section 7: upper tails. q, the x with P(M > x) = q, the x with
+// 1 - K(x) = q (q the double the test passes; 5e-324 is 2^-1074).
+struct UpperQuantileRef {
+  double q, bridge_x, kolmogorov_x;
+};
+constexpr UpperQuantileRef kUpperQuantile[] = {
+    {0.3, 0.7758778268277603090888584, 0.9730633753323726352683638},
+    {0.05, 1.223873415340408261848779, 1.358098639322550594065992},
+    {1e-10, 3.393070212207555896257236, 3.443762340123110332951623},
+    {1e-20, 4.798525912188081210424847, 4.834503544338387339715371},
+    {1e-100, 10.72983013144673619771512, 10.74596799920706337693279},
+    {1e-300, 18.58461094424919223442494, 18.59393281528646443777622},
+    {5e-324, 19.29300484529796180595851, 19.30198460135564929965607},
+};
+// Section 7: n, x, P(M - s > x), 1 - K(x + s), s = beta/sqrt(n).
+struct ShiftedTailRef {
+  std::int64_t n;
+  double x, bridge_ccdf, kolmogorov_ccdf;
+};
+constexpr ShiftedTailRef kShiftedTail[] = {
+    {16, 3.0, 2.542243431814376806690431e-9, 5.084486863628753613380861e-9},
+    {16, 6.0, 1.564079841096548788432828e-33, 3.128159682193097576865656e-33},
+    {1000, 3.0, 1.220086585275516697432543e-8, 2.440173170551033394865082e-8},
+    {1000, 6.0, 3.455212575795055694396856e-32, 6.910425151590111388793713e-32},
 };
 
 // Section 5: n, E W' = sum_{k=1}^{n-1} sqrt((n-k)/k) / (n sqrt(2 pi)) at 50
@@ -205,12 +238,12 @@ TEST_SUITE("fast") {
     for (const auto& r : kBridgeMax) {
       CAPTURE(r.x);
       // -expm1(-2x^2): 0.5 ulp from x^2, 1 from expm1.
-      CHECK(ulps(an::bridge_max_cdf(r.x), r.cdf) <= 2.0);
+      CHECK(ulps(an::cdf(kMaxLaw, r.x), r.cdf) <= 2.0);
       // e^{-2x^2} with 2x^2 in double-double: exp's ulp plus one rounding,
       // also at 1.4e-87.
-      CHECK(ulps(an::bridge_max_ccdf(r.x), r.ccdf) <= 2.0);
+      CHECK(ulps(an::cdf(complement(kMaxLaw, r.x)), r.ccdf) <= 2.0);
       // 4x e^{-2x^2}: one more rounding (4x is exact).
-      CHECK(ulps(an::bridge_max_pdf(r.x), 4.0 * r.x * r.ccdf) <= 3.0);
+      CHECK(ulps(an::pdf(kMaxLaw, r.x), 4.0 * r.x * r.ccdf) <= 3.0);
     }
   }
 
@@ -218,28 +251,28 @@ TEST_SUITE("fast") {
     for (const auto& r : kBridgeMaxQuantile) {
       CAPTURE(r.p);
       // sqrt(-log1p(-p)/2): log1p within 1 ulp, halved by the square root.
-      CHECK(ulps(an::bridge_max_quantile(r.p), r.x) <= 2.0);
+      CHECK(ulps(an::quantile(kMaxLaw, r.p), r.x) <= 2.0);
     }
     // Mehrotra §3: the 0.95 percentile of W/sigma is 4.895 for n = 16 and
     // 9.791 for n = 64 (sqrt(n) times the quantile of W').
-    CHECK(std::round(4.0 * an::bridge_max_quantile(0.95) * 1000.0) == 4895.0);
-    CHECK(std::round(8.0 * an::bridge_max_quantile(0.95) * 1000.0) == 9791.0);
+    CHECK(std::round(4.0 * an::quantile(kMaxLaw, 0.95) * 1000.0) == 4895.0);
+    CHECK(std::round(8.0 * an::quantile(kMaxLaw, 0.95) * 1000.0) == 9791.0);
     // The quantile inverts the cdf: cdf(q(p)) = p to the conditioning of
     // the cdf (relative error of q in ulp times x f(x)/F(x), plus 1 ulp).
     for (double p = 0.01; p < 1.0; p += 0.01) {
-      const double x = an::bridge_max_quantile(p);
-      const double cond = x * an::bridge_max_pdf(x) / p;
-      CHECK(ulps(an::bridge_max_cdf(x), p) <= 2.0 + 2.0 * cond);
+      const double x = an::quantile(kMaxLaw, p);
+      const double cond = x * an::pdf(kMaxLaw, x) / p;
+      CHECK(ulps(an::cdf(kMaxLaw, x), p) <= 2.0 + 2.0 * cond);
     }
   }
 
   TEST_CASE("bridge: limit of W-prime moments by quadrature of the ccdf") {
-    CHECK(ulps(an::bridge_max_mean(), kBridgeMaxMean) <= 1.0);
-    CHECK(ulps(an::bridge_max_mean(), 0.5 * std::sqrt(kPi / 2.0)) <= 2.0);
-    CHECK(an::bridge_max_second_moment() == 0.5);
-    const double m1 = integrate_half_line([](double x) { return an::bridge_max_ccdf(x); });
+    CHECK(ulps(an::mean(kMaxLaw), kBridgeMaxMean) <= 1.0);
+    CHECK(ulps(an::mean(kMaxLaw), 0.5 * std::sqrt(kPi / 2.0)) <= 2.0);
+    CHECK(an::second_moment(kMaxLaw) == 0.5);
+    const double m1 = integrate_half_line([](double x) { return an::cdf(complement(kMaxLaw, x)); });
     const double m2 =
-        integrate_half_line([](double x) { return 2.0 * x * an::bridge_max_ccdf(x); });
+        integrate_half_line([](double x) { return 2.0 * x * an::cdf(complement(kMaxLaw, x)); });
     // A positive-weight sum of a positive integrand accurate to 2 ulp.
     CHECK(ulps(m1, kBridgeMaxMean) <= 8.0);
     CHECK(ulps(m2, 0.5) <= 8.0);
@@ -252,27 +285,27 @@ TEST_SUITE("fast") {
       // Relative error of the value itself, including the tiny ones
       // (K(0.04165) = 8.3e-308, 1 - K(5) = 3.9e-22): the exponent of the
       // leading term is formed in double-double.
-      CHECK(ulps(an::kolmogorov_cdf(r.x), r.cdf) <= 4.0);
-      CHECK(ulps(an::kolmogorov_ccdf(r.x), r.ccdf) <= 4.0);
+      CHECK(ulps(an::cdf(kKolmogorovLaw, r.x), r.cdf) <= 4.0);
+      CHECK(ulps(an::cdf(complement(kKolmogorovLaw, r.x)), r.ccdf) <= 4.0);
     }
     // In the far tails the value underflows gracefully.
-    CHECK(an::kolmogorov_cdf(0.01) == 0.0);
-    CHECK(an::kolmogorov_ccdf(30.0) == 0.0);
-    CHECK(an::kolmogorov_cdf(30.0) == 1.0);
+    CHECK(an::cdf(kKolmogorovLaw, 0.01) == 0.0);
+    CHECK(an::cdf(complement(kKolmogorovLaw, 30.0)) == 0.0);
+    CHECK(an::cdf(kKolmogorovLaw, 30.0) == 1.0);
   }
 
   TEST_CASE("bridge: Kolmogorov pdf against 50-digit values") {
     for (const auto& r : kKolmogorov) {
       CAPTURE(r.x);
-      CHECK(ulps(an::kolmogorov_pdf(r.x), r.pdf) <= 4.0);
+      CHECK(ulps(an::pdf(kKolmogorovLaw, r.x), r.pdf) <= 4.0);
     }
     // The pdf is the derivative of the cdf (central difference, h = 1e-5:
     // truncation h^2 |K'''|/6 and rounding eps/h, both below 1e-9).
     for (double x = 0.3; x < 3.0; x += 0.1) {
       CAPTURE(x);
       const double h = 1e-5;
-      const double diff = (an::kolmogorov_cdf(x + h) - an::kolmogorov_cdf(x - h)) / (2.0 * h);
-      CHECK(std::abs(diff - an::kolmogorov_pdf(x)) <= 1e-9);
+      const double diff = (an::cdf(kKolmogorovLaw, x + h) - an::cdf(kKolmogorovLaw, x - h)) / (2.0 * h);
+      CHECK(std::abs(diff - an::pdf(kKolmogorovLaw, x)) <= 1e-9);
     }
   }
 
@@ -283,33 +316,33 @@ TEST_SUITE("fast") {
     for (int i = 0; i <= 1000; ++i) {
       const double x = 0.5 + i * 1e-3;
       CAPTURE(x);
-      const auto theta = an::kolmogorov_theta_series(x);
-      const auto alt = an::kolmogorov_alternating_series(x);
+      const auto theta = an::detail::kolmogorov_theta_series(x);
+      const auto alt = an::detail::kolmogorov_alternating_series(x);
       worst_abs = std::max({worst_abs, std::abs(theta.cdf - alt.cdf) / kEps,
                             std::abs(theta.ccdf - alt.ccdf) / kEps});
       if (theta.cdf <= 0.5) CHECK(ulps(alt.cdf, theta.cdf) <= 6.0 / theta.cdf);
       if (alt.ccdf <= 0.5) CHECK(ulps(theta.ccdf, alt.ccdf) <= 6.0 / alt.ccdf);
       // Where the dispatch happens both agree with the combined functions.
       const auto& used = x <= 0.8275 ? theta : alt;
-      CHECK(an::kolmogorov_cdf(x) == used.cdf);
-      CHECK(an::kolmogorov_ccdf(x) == used.ccdf);
+      CHECK(an::cdf(kKolmogorovLaw, x) == used.cdf);
+      CHECK(an::cdf(complement(kKolmogorovLaw, x)) == used.ccdf);
     }
     MESSAGE("largest |theta - alternating| on [0.5 1.5]: " << worst_abs << " eps");
     CHECK(worst_abs <= 4.0);
     // Outside their domains the series refuse.
-    CHECK_THROWS_AS(an::kolmogorov_theta_series(2.5), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::kolmogorov_theta_series(0.0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::kolmogorov_alternating_series(0.2), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::kolmogorov_alternating_series(kInf), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::detail::kolmogorov_theta_series(2.5), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::detail::kolmogorov_theta_series(0.0), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::detail::kolmogorov_alternating_series(0.2), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::detail::kolmogorov_alternating_series(kInf), lbmc::engine::InputError);
   }
 
   TEST_CASE("bridge: Kolmogorov quantile against 50-digit roots") {
     for (const auto& r : kKolmogorovQuantile) {
       CAPTURE(r.p);
-      CHECK(ulps(an::kolmogorov_quantile(r.p), r.x) <= 4.0);
+      CHECK(ulps(an::quantile(kKolmogorovLaw, r.p), r.x) <= 4.0);
     }
-    CHECK(an::kolmogorov_quantile(0.0) == 0.0);
-    CHECK(an::kolmogorov_quantile(1.0) == kInf);
+    CHECK(an::quantile(kKolmogorovLaw, 0.0) == 0.0);
+    CHECK(an::quantile(kKolmogorovLaw, 1.0) == kInf);
   }
 
   TEST_CASE("bridge: Kolmogorov quantile inverts the cdf from p = 1e-300 to 1 - 2^-53") {
@@ -324,25 +357,25 @@ TEST_SUITE("fast") {
     ps.push_back(1.0 - 0x1p-53);
     for (double p : ps) {
       CAPTURE(p);
-      const double x = an::kolmogorov_quantile(p);
+      const double x = an::quantile(kKolmogorovLaw, p);
       if (p <= 0.5) {
-        const double cond = x * an::kolmogorov_pdf(x) / p;
-        CHECK(ulps(an::kolmogorov_cdf(x), p) <= 4.0 + 2.5 * cond);
+        const double cond = x * an::pdf(kKolmogorovLaw, x) / p;
+        CHECK(ulps(an::cdf(kKolmogorovLaw, x), p) <= 4.0 + 2.5 * cond);
       } else {
         const double q = 1.0 - p;
-        const double cond = x * an::kolmogorov_pdf(x) / q;
-        CHECK(ulps(an::kolmogorov_ccdf(x), q) <= 4.0 + 2.5 * cond);
+        const double cond = x * an::pdf(kKolmogorovLaw, x) / q;
+        CHECK(ulps(an::cdf(complement(kKolmogorovLaw, x)), q) <= 4.0 + 2.5 * cond);
       }
     }
   }
 
   TEST_CASE("bridge: Kolmogorov moments by quadrature of the ccdf") {
-    CHECK(ulps(an::kolmogorov_mean(), kKolmogorovMean) <= 2.0);
-    CHECK(ulps(an::kolmogorov_second_moment(), kKolmogorovM2) <= 2.0);
+    CHECK(ulps(an::mean(kKolmogorovLaw), kKolmogorovMean) <= 2.0);
+    CHECK(ulps(an::second_moment(kKolmogorovLaw), kKolmogorovM2) <= 2.0);
     // A positive-weight sum of a positive integrand accurate to 4 ulp.
-    const double m1 = integrate_half_line([](double x) { return an::kolmogorov_ccdf(x); });
+    const double m1 = integrate_half_line([](double x) { return an::cdf(complement(kKolmogorovLaw, x)); });
     const double m2 =
-        integrate_half_line([](double x) { return 2.0 * x * an::kolmogorov_ccdf(x); });
+        integrate_half_line([](double x) { return 2.0 * x * an::cdf(complement(kKolmogorovLaw, x)); });
     CHECK(ulps(m1, kKolmogorovMean) <= 8.0);
     CHECK(ulps(m2, kKolmogorovM2) <= 8.0);
   }
@@ -359,29 +392,34 @@ TEST_SUITE("fast") {
     for (const auto& r : kCorrectedCdf) {
       CAPTURE(r.n);
       CAPTURE(r.x);
+      const auto corrected_max = an::monitoring_corrected(kMaxLaw, r.n);
+      const auto corrected_kolmogorov = an::monitoring_corrected(kKolmogorovLaw, r.n);
       // The argument x + s is rounded (0.5 ulp, plus 2 ulp of s relative to
       // x + s), so each value carries its condition number y f(y)/F(y).
       const double y = r.x + an::monitoring_shift(r.n);
-      const double cond_b = y * an::bridge_max_pdf(y) / r.bridge_cdf;
-      const double cond_k = y * an::kolmogorov_pdf(y) / r.kolmogorov_cdf;
-      CHECK(ulps(an::corrected_bridge_max_cdf(r.x, r.n), r.bridge_cdf) <= 2.0 + 3.0 * cond_b);
-      CHECK(ulps(an::corrected_kolmogorov_cdf(r.x, r.n), r.kolmogorov_cdf) <= 4.0 + 3.0 * cond_k);
-      CHECK(an::corrected_bridge_max_ccdf(r.x, r.n) == an::bridge_max_ccdf(y));
-      CHECK(an::corrected_kolmogorov_ccdf(r.x, r.n) == an::kolmogorov_ccdf(y));
+      const double cond_b = y * an::pdf(kMaxLaw, y) / r.bridge_cdf;
+      const double cond_k = y * an::pdf(kKolmogorovLaw, y) / r.kolmogorov_cdf;
+      CHECK(ulps(an::cdf(corrected_max, r.x), r.bridge_cdf) <= 2.0 + 3.0 * cond_b);
+      CHECK(ulps(an::cdf(corrected_kolmogorov, r.x), r.kolmogorov_cdf) <= 4.0 + 3.0 * cond_k);
+      CHECK(an::cdf(complement(corrected_max, r.x)) == an::cdf(complement(kMaxLaw, y)));
+      CHECK(an::cdf(complement(corrected_kolmogorov, r.x)) == an::cdf(complement(kKolmogorovLaw, y)));
     }
     for (const auto& r : kCorrectedQuantile) {
       CAPTURE(r.n);
       CAPTURE(r.p);
       // q - s: the quantile's own ulps and s's, scaled by q/(q - s) <= 1.3.
-      CHECK(ulps(an::corrected_bridge_max_quantile(r.p, r.n), r.bridge_q) <= 4.0);
-      CHECK(ulps(an::corrected_kolmogorov_quantile(r.p, r.n), r.kolmogorov_q) <= 6.0);
+      CHECK(ulps(an::quantile(an::monitoring_corrected(kMaxLaw, r.n), r.p), r.bridge_q) <= 4.0);
+      CHECK(ulps(an::quantile(an::monitoring_corrected(kKolmogorovLaw, r.n), r.p), r.kolmogorov_q) <=
+            6.0);
     }
     for (const auto& r : kCorrectedMoments) {
       CAPTURE(r.n);
-      CHECK(ulps(an::corrected_bridge_max_mean(r.n), r.bridge_mean) <= 4.0);
-      CHECK(ulps(an::corrected_bridge_max_second_moment(r.n), r.bridge_m2) <= 6.0);
-      CHECK(ulps(an::corrected_kolmogorov_mean(r.n), r.kolmogorov_mean) <= 4.0);
-      CHECK(ulps(an::corrected_kolmogorov_second_moment(r.n), r.kolmogorov_m2) <= 8.0);
+      const auto corrected_max = an::monitoring_corrected(kMaxLaw, r.n);
+      const auto corrected_kolmogorov = an::monitoring_corrected(kKolmogorovLaw, r.n);
+      CHECK(ulps(an::mean(corrected_max), r.bridge_mean) <= 4.0);
+      CHECK(ulps(an::second_moment(corrected_max), r.bridge_m2) <= 6.0);
+      CHECK(ulps(an::mean(corrected_kolmogorov), r.kolmogorov_mean) <= 4.0);
+      CHECK(ulps(an::second_moment(corrected_kolmogorov), r.kolmogorov_m2) <= 8.0);
     }
   }
 
@@ -392,29 +430,138 @@ TEST_SUITE("fast") {
     for (std::int64_t n : {1, 4, 16, 1000}) {
       CAPTURE(n);
       const double s = an::monitoring_shift(n);
-      struct Law {
-        double (*cdf)(double, std::int64_t);
-        double (*ccdf)(double, std::int64_t);
-        double mean, m2;
-      };
-      const Law laws[] = {
-          {an::corrected_bridge_max_cdf, an::corrected_bridge_max_ccdf,
-           an::corrected_bridge_max_mean(n), an::corrected_bridge_max_second_moment(n)},
-          {an::corrected_kolmogorov_cdf, an::corrected_kolmogorov_ccdf,
-           an::corrected_kolmogorov_mean(n), an::corrected_kolmogorov_second_moment(n)},
-      };
-      for (const auto& law : laws) {
-        const double up1 = integrate_half_line([&](double y) { return law.ccdf(y, n); });
-        const double up2 = integrate_half_line([&](double y) { return 2.0 * y * law.ccdf(y, n); });
-        const double lo1 = integrate_interval([&](double y) { return law.cdf(y, n); }, -s, 0.0);
+      const auto check = [s](const auto& law) {
+        const double up1 = integrate_half_line([&](double y) { return an::cdf(complement(law, y)); });
+        const double up2 =
+            integrate_half_line([&](double y) { return 2.0 * y * an::cdf(complement(law, y)); });
+        const double lo1 = integrate_interval([&](double y) { return an::cdf(law, y); }, -s, 0.0);
         const double lo2 =
-            integrate_interval([&](double y) { return -2.0 * y * law.cdf(y, n); }, -s, 0.0);
+            integrate_interval([&](double y) { return -2.0 * y * an::cdf(law, y); }, -s, 0.0);
         // Each piece to a few ulp of itself (the integrands carry the
         // conditioning of the shifted argument, a few ulp); the mean is a
         // difference, so its error is relative to up1 + lo1.
-        CHECK(std::abs((up1 - lo1) - law.mean) <= 8.0 * kEps * (up1 + lo1));
-        CHECK(std::abs((up2 + lo2) - law.m2) <= 8.0 * kEps * (up2 + lo2));
+        CHECK(std::abs((up1 - lo1) - an::mean(law)) <= 8.0 * kEps * (up1 + lo1));
+        CHECK(std::abs((up2 + lo2) - an::second_moment(law)) <= 8.0 * kEps * (up2 + lo2));
+      };
+      check(an::monitoring_corrected(kMaxLaw, n));
+      check(an::monitoring_corrected(kKolmogorovLaw, n));
+    }
+  }
+
+  TEST_CASE("bridge: Shifted is the base law moved by s, to the last bit") {
+    // cdf, complement and pdf at x + s, quantiles minus s, mean minus s,
+    // the variance unchanged, the second moment Var + (mean - s)^2: each the
+    // same double as the base law's, for both laws and shifts of either sign.
+    std::vector<double> xs;
+    for (int i = -10; i <= 60; ++i) xs.push_back(0.1 * i);
+    xs.push_back(kInf);
+    std::vector<double> ps{0.0, 1e-300, 1e-10, 0.01, 0.25, 0.5, 0.75, 0.95, 1.0 - 1e-12, 1.0};
+    const auto check = [&](const auto& law, double s) {
+      CAPTURE(s);
+      const auto d = an::shifted(law, s);
+      CHECK(d.shift() == s);
+      for (double x : xs) {
+        CAPTURE(x);
+        CHECK(an::cdf(d, x) == an::cdf(law, x + s));
+        CHECK(an::cdf(complement(d, x)) == an::cdf(complement(law, x + s)));
+        CHECK(an::pdf(d, x) == an::pdf(law, x + s));
       }
+      for (double p : ps) {
+        CAPTURE(p);
+        CHECK(an::quantile(d, p) == an::quantile(law, p) - s);
+        CHECK(an::quantile(complement(d, p)) == an::quantile(complement(law, p)) - s);
+      }
+      CHECK(an::mean(d) == an::mean(law) - s);
+      CHECK(an::variance(d) == an::variance(law));
+      const double m = an::mean(law) - s;
+      CHECK(an::second_moment(d) == an::variance(law) + m * m);
+      // ... which is E M^2 - 2 s E M + s^2 up to the rounding of the terms.
+      const double m2 = an::second_moment(law);
+      const double mu = an::mean(law);
+      CHECK(std::abs(an::second_moment(d) - (m2 - 2.0 * s * mu + s * s)) <=
+            8.0 * kEps * (m2 + 2.0 * std::abs(s) * mu + s * s));
+    };
+    for (double s : {0.0, an::monitoring_shift(16), 0.3, -0.25, 1.5}) {
+      check(kMaxLaw, s);
+      check(kKolmogorovLaw, s);
+    }
+    // The monitoring correction is the shift by beta/sqrt n.
+    for (std::int64_t n : {1, 16, 1000}) {
+      CHECK(an::monitoring_corrected(kMaxLaw, n).shift() == an::monitoring_shift(n));
+      CHECK(an::monitoring_corrected(kKolmogorovLaw, n).shift() == an::monitoring_shift(n));
+    }
+    // The variances against closed forms: 1/2 - pi/8 and
+    // pi^2/12 - (pi/2) ln^2 2 (differences of the moments, so the tolerance
+    // is relative to the moments, not to the variance).
+    CHECK(std::abs(an::variance(kMaxLaw) - kBridgeMaxVariance) <= 2.0 * kEps * 0.5);
+    CHECK(std::abs(an::variance(kKolmogorovLaw) - kKolmogorovVariance) <=
+          4.0 * kEps * (kKolmogorovM2 + kKolmogorovMean * kKolmogorovMean));
+  }
+
+  TEST_CASE("bridge: upper tails by complement with full relative accuracy") {
+    // Where 1 - cdf has lost every digit, the complement keeps them.
+    CHECK(1.0 - an::cdf(kMaxLaw, 10.0) == 0.0);
+    CHECK(ulps(an::cdf(complement(kMaxLaw, 10.0)), 1.383896526736737530648681e-87) <= 2.0);
+    CHECK(1.0 - an::cdf(kKolmogorovLaw, 5.0) == 0.0);
+    CHECK(ulps(an::cdf(complement(kKolmogorovLaw, 5.0)), 3.857499695927835566034686e-22) <= 4.0);
+    // Shifted laws inherit it: P(M - s > x) at s = beta/sqrt n, carrying the
+    // condition number y f(y)/(1 - F(y)) of the rounded argument y = x + s.
+    for (const auto& r : kShiftedTail) {
+      CAPTURE(r.n);
+      CAPTURE(r.x);
+      const double y = r.x + an::monitoring_shift(r.n);
+      const double cond_b = y * an::pdf(kMaxLaw, y) / r.bridge_ccdf;
+      const double cond_k = y * an::pdf(kKolmogorovLaw, y) / r.kolmogorov_ccdf;
+      const auto corrected_max = an::monitoring_corrected(kMaxLaw, r.n);
+      const auto corrected_kolmogorov = an::monitoring_corrected(kKolmogorovLaw, r.n);
+      if (r.x == 6.0) CHECK(1.0 - an::cdf(corrected_max, r.x) == 0.0);
+      CHECK(ulps(an::cdf(complement(corrected_max, r.x)), r.bridge_ccdf) <= 2.0 + 3.0 * cond_b);
+      CHECK(ulps(an::cdf(complement(corrected_kolmogorov, r.x)), r.kolmogorov_ccdf) <=
+            4.0 + 3.0 * cond_k);
+    }
+  }
+
+  TEST_CASE("bridge: upper quantiles by complement against 50-digit values") {
+    for (const auto& r : kUpperQuantile) {
+      CAPTURE(r.q);
+      // sqrt(-ln(q)/2): log within 1 ulp, halved by the square root.
+      CHECK(ulps(an::quantile(complement(kMaxLaw, r.q)), r.bridge_x) <= 2.0);
+      // The root of ln S(x) = ln q, down to the smallest subnormal q.
+      CHECK(ulps(an::quantile(complement(kKolmogorovLaw, r.q)), r.kolmogorov_x) <= 4.0);
+    }
+    CHECK(an::quantile(complement(kMaxLaw, 0.0)) == kInf);
+    CHECK(an::quantile(complement(kMaxLaw, 1.0)) == 0.0);
+    CHECK(an::quantile(complement(kKolmogorovLaw, 0.0)) == kInf);
+    CHECK(an::quantile(complement(kKolmogorovLaw, 1.0)) == 0.0);
+    // The complement inverts the upper tail: 1 - F(x(q)) = q to the tail's
+    // own ulps plus the rounding of x times x f(x)/q (as for quantile).
+    std::vector<double> qs;
+    for (double q = 1e-300; q < 0.5; q *= 10.0) qs.push_back(q);
+    for (int i = 1; i < 100; ++i) qs.push_back(i / 100.0);
+    for (double q : qs) {
+      CAPTURE(q);
+      const double xb = an::quantile(complement(kMaxLaw, q));
+      const double cond_b = xb * an::pdf(kMaxLaw, xb) / q;
+      CHECK(ulps(an::cdf(complement(kMaxLaw, xb)), q) <= 2.0 + 2.0 * cond_b);
+      const double xk = an::quantile(complement(kKolmogorovLaw, q));
+      const double cond_k = xk * an::pdf(kKolmogorovLaw, xk) / q;
+      CHECK(ulps(an::cdf(complement(kKolmogorovLaw, xk)), q) <= 4.0 + 2.5 * cond_k);
+    }
+    // Where 1 - p is exact (p >= 1/2) the two quantiles agree: the same root
+    // for the Kolmogorov law, log1p(-p) against log(q) for the maximum.
+    for (int i = 50; i < 100; ++i) {
+      const double p = i / 100.0;
+      CAPTURE(p);
+      CHECK(an::quantile(complement(kKolmogorovLaw, 1.0 - p)) == an::quantile(kKolmogorovLaw, p));
+      CHECK(an::quantile(complement(kKolmogorovLaw, p)) == an::quantile(kKolmogorovLaw, 1.0 - p));
+      CHECK(ulps(an::quantile(complement(kMaxLaw, 1.0 - p)), an::quantile(kMaxLaw, p)) <= 2.0);
+    }
+    // Also near the top of the p scale, where quantile(p) sees only the
+    // representable tail 1 - p (p = 1 - 1e-16 has 1 - p = 2^-53).
+    for (double t = 1e-2; t > 1e-17; t /= 10.0) {
+      const double p = 1.0 - t;
+      CAPTURE(p);
+      CHECK(an::quantile(complement(kKolmogorovLaw, 1.0 - p)) == an::quantile(kKolmogorovLaw, p));
     }
   }
 
@@ -479,7 +626,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("bridge: Spitzer mean approaches the bridge limit as beta over root n") {
-    const double limit = an::bridge_max_mean();
+    const double limit = an::mean(kMaxLaw);
     double previous = 0.0;
     for (std::int64_t n = 2; n <= 100000000; n *= 2) {
       const double m = an::spitzer_bridge_mean_normal(n);
@@ -502,7 +649,8 @@ TEST_SUITE("fast") {
     // The corrected mean is the exact one up to O(n^{-3/2}).
     for (std::int64_t n : {16, 256, 4096}) {
       const double dn = static_cast<double>(n);
-      CHECK(std::abs(an::corrected_bridge_max_mean(n) - an::spitzer_bridge_mean_normal(n)) <=
+      CHECK(std::abs(an::mean(an::monitoring_corrected(kMaxLaw, n)) -
+                     an::spitzer_bridge_mean_normal(n)) <=
             0.05 / (dn * std::sqrt(dn)));
     }
   }
@@ -569,34 +717,41 @@ TEST_SUITE("fast") {
   TEST_CASE("bridge: limits at the ends of the ranges and invalid input") {
     using lbmc::engine::InputError;
     for (double x : {-1.0, 0.0}) {
-      CHECK(an::bridge_max_cdf(x) == 0.0);
-      CHECK(an::bridge_max_ccdf(x) == 1.0);
-      CHECK(an::bridge_max_pdf(x) == 0.0);
-      CHECK(an::kolmogorov_cdf(x) == 0.0);
-      CHECK(an::kolmogorov_ccdf(x) == 1.0);
-      CHECK(an::kolmogorov_pdf(x) == 0.0);
+      CHECK(an::cdf(kMaxLaw, x) == 0.0);
+      CHECK(an::cdf(complement(kMaxLaw, x)) == 1.0);
+      CHECK(an::pdf(kMaxLaw, x) == 0.0);
+      CHECK(an::cdf(kKolmogorovLaw, x) == 0.0);
+      CHECK(an::cdf(complement(kKolmogorovLaw, x)) == 1.0);
+      CHECK(an::pdf(kKolmogorovLaw, x) == 0.0);
     }
-    CHECK(an::bridge_max_cdf(kInf) == 1.0);
-    CHECK(an::bridge_max_ccdf(kInf) == 0.0);
-    CHECK(an::kolmogorov_cdf(kInf) == 1.0);
-    CHECK(an::kolmogorov_ccdf(kInf) == 0.0);
-    CHECK(an::kolmogorov_pdf(kInf) == 0.0);
-    CHECK(std::isnan(an::bridge_max_cdf(kNaN)));
-    CHECK(std::isnan(an::kolmogorov_cdf(kNaN)));
-    CHECK(std::isnan(an::kolmogorov_ccdf(kNaN)));
-    CHECK(an::bridge_max_quantile(0.0) == 0.0);
-    CHECK(an::bridge_max_quantile(1.0) == kInf);
-    CHECK(an::corrected_bridge_max_quantile(0.0, 4) == -an::monitoring_shift(4));
+    CHECK(an::cdf(kMaxLaw, kInf) == 1.0);
+    CHECK(an::cdf(complement(kMaxLaw, kInf)) == 0.0);
+    CHECK(an::cdf(kKolmogorovLaw, kInf) == 1.0);
+    CHECK(an::cdf(complement(kKolmogorovLaw, kInf)) == 0.0);
+    CHECK(an::pdf(kKolmogorovLaw, kInf) == 0.0);
+    CHECK(std::isnan(an::cdf(kMaxLaw, kNaN)));
+    CHECK(std::isnan(an::cdf(kKolmogorovLaw, kNaN)));
+    CHECK(std::isnan(an::cdf(complement(kKolmogorovLaw, kNaN))));
+    CHECK(an::quantile(kMaxLaw, 0.0) == 0.0);
+    CHECK(an::quantile(kMaxLaw, 1.0) == kInf);
+    CHECK(an::quantile(an::monitoring_corrected(kMaxLaw, 4), 0.0) == -an::monitoring_shift(4));
     for (double p : {-0.1, 1.1, kNaN}) {
-      CHECK_THROWS_AS(an::bridge_max_quantile(p), InputError);
-      CHECK_THROWS_AS(an::kolmogorov_quantile(p), InputError);
-      CHECK_THROWS_AS(an::corrected_bridge_max_quantile(p, 4), InputError);
-      CHECK_THROWS_AS(an::corrected_kolmogorov_quantile(p, 4), InputError);
+      CHECK_THROWS_AS(an::quantile(kMaxLaw, p), InputError);
+      CHECK_THROWS_AS(an::quantile(kKolmogorovLaw, p), InputError);
+      CHECK_THROWS_AS(an::quantile(complement(kMaxLaw, p)), InputError);
+      CHECK_THROWS_AS(an::quantile(complement(kKolmogorovLaw, p)), InputError);
+      CHECK_THROWS_AS(an::quantile(an::monitoring_corrected(kMaxLaw, 4), p), InputError);
+      CHECK_THROWS_AS(an::quantile(an::monitoring_corrected(kKolmogorovLaw, 4), p), InputError);
+      CHECK_THROWS_AS(an::quantile(complement(an::shifted(kMaxLaw, 0.1), p)), InputError);
+    }
+    for (double s : {kInf, -kInf, kNaN}) {
+      CHECK_THROWS_AS(an::shifted(kMaxLaw, s), InputError);
+      CHECK_THROWS_AS(an::shifted(kKolmogorovLaw, s), InputError);
     }
     for (std::int64_t n : {0, -3}) {
       CHECK_THROWS_AS(an::monitoring_shift(n), InputError);
-      CHECK_THROWS_AS(an::corrected_bridge_max_cdf(1.0, n), InputError);
-      CHECK_THROWS_AS(an::corrected_kolmogorov_mean(n), InputError);
+      CHECK_THROWS_AS(an::monitoring_corrected(kMaxLaw, n), InputError);
+      CHECK_THROWS_AS(an::monitoring_corrected(kKolmogorovLaw, n), InputError);
       CHECK_THROWS_AS(an::bridge_p_max_zero(n), InputError);
       CHECK_THROWS_AS(an::spitzer_bridge_mean_normal(n), InputError);
       CHECK_THROWS_AS(an::bridge_variance(0, n, 1.0), InputError);

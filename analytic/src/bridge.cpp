@@ -1,6 +1,7 @@
-// Brownian-bridge and Kolmogorov laws, their first-order discrete-monitoring
-// corrections, and exact finite-n values for the discrete bridge V_k
-// (DESIGN §6 "Prefix shifts"; Mehrotra–Ranka–Wang 1992, §3).
+// Brownian-bridge and Kolmogorov laws, the discrete-monitoring shift, and
+// exact finite-n values for the discrete bridge V_k (DESIGN §6 "Prefix
+// shifts"; Mehrotra–Ranka–Wang 1992, §3). The shifted laws are templates in
+// the header.
 //
 // Every exponential whose argument is large goes through scaled_exp_neg: the
 // argument is carried as a double-double (hi + lo) and e^{-(hi+lo)} is
@@ -10,8 +11,8 @@
 //   T = (sqrt(2 pi)/x) e^{-y} (1 + sum_{i>=2} e^{-4 i (i-1) y}),
 //       y = pi^2/(8 x^2),
 //   S = 2 e^{-2x^2} (1 + sum_{i>=2} (-1)^{i+1} e^{-2 (i^2-1) x^2}),
-// so only that term needs the double-double argument; where kolmogorov_cdf
-// uses each series the correction terms are below 1/60 and their own
+// so only that term needs the double-double argument; where the Kolmogorov
+// cdf uses each series the correction terms are below 1/60 and their own
 // rounding is harmless.
 #include "lbmc/analytic/bridge.hpp"
 
@@ -45,6 +46,12 @@ constexpr double kKolmogorovSwitch = 0.8275;
 // Domains of the two series as exposed (each converges in a few terms there).
 constexpr double kThetaMax = 2.0;
 constexpr double kAlternatingMin = 0.25;
+// Brackets of the upper-tail root of ln S(x) = ln q: for q = 1 - p with
+// p > 1/2 (q >= 2^-53, root below 4.4) and for any q > 0 given directly
+// (q >= 2^-1074, root below 19.3).
+constexpr double kUpperRootMin = 0.8;
+constexpr double kUpperRootMaxP = 5.0;
+constexpr double kUpperRootMaxQ = 20.0;
 // Terms of a series are dropped once e^{-a} < e^{-46} ~ 1e-20 of the leading
 // term, which is below half an ulp of 1.
 constexpr double kSeriesCut = 46.0;
@@ -216,26 +223,54 @@ double newton_root(const F& f_and_slope, double x, double lo, double hi, bool in
 
 double sqrt_n(std::int64_t n) { return std::sqrt(static_cast<double>(n)); }
 
-// Variances of the limit laws, for the corrected second moments
-// E (M - s)^2 = Var M + (E M - s)^2 (no cancellation for small s).
-double bridge_max_variance() { return 0.5 - bmc::pi<double>() / 8.0; }
-double kolmogorov_variance() {
-  const double m = kolmogorov_mean();
-  return kolmogorov_second_moment() - m * m;
+// The Kolmogorov quantile below the median: the root of
+// ln T(x) = ln(sqrt(2 pi)/x) - y + log1p(tail) = lp, lp = ln p, p <= 1/2,
+// increasing in x. Start from the leading term,
+// pi^2/(8x^2) = ln(sqrt(2 pi)/x) - lp, by a few fixed-point steps (the root
+// lies below 0.83 for p <= 1/2).
+double kolmogorov_lower_root(double lp) {
+  double x = 0.5;
+  for (int i = 0; i < 4; ++i) {
+    x = bmc::pi<double>() / std::sqrt(8.0 * (std::log(bmc::root_two_pi<double>() / x) - lp));
+  }
+  const auto f = [lp](double z) {
+    const ThetaParts t = theta_parts(z);
+    const double log_t = std::log(bmc::root_two_pi<double>() / z) - t.y.hi - t.y.lo +
+                         std::log1p(t.tail);
+    // d ln T/dz = T'/T = B/(z (1 + tail)).
+    return std::pair<double, double>{log_t - lp, t.bracket / (z * (1.0 + t.tail))};
+  };
+  return newton_root(f, x, 0.0, 1.0, true);
+}
+
+// The Kolmogorov quantile above the median: the root of
+// ln S(x) = ln 2 - 2x^2 + log1p(tail) = lq, lq = ln q, q = 1 - K(x) <= 1/2,
+// decreasing in x, on the bracket [0.8, hi] (S(0.8) > 0.54; hi above the
+// root for every q the caller passes).
+double kolmogorov_upper_root(double lq, double hi) {
+  double x = std::sqrt((bmc::ln_two<double>() - lq) / 2.0);
+  const auto f = [lq](double z) {
+    const AltParts a = alt_parts(z);
+    const double log_s = bmc::ln_two<double>() - a.two_x2.hi - a.two_x2.lo + std::log1p(a.tail);
+    // d ln S/dz = S'/S = -4z (1 + rho)/(1 + tail).
+    return std::pair<double, double>{log_s - lq, -4.0 * z * (1.0 + a.rho) / (1.0 + a.tail)};
+  };
+  return newton_root(f, std::clamp(x, kUpperRootMin, hi), kUpperRootMin, hi, false);
 }
 
 }  // namespace
 
 // ---------------------------------------------------------------- bridge max
 
-double bridge_max_cdf(double x) {
+double cdf(const BridgeMaximum& /*law*/, double x) {
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 0.0;
   // Mehrotra §3: P(W' <= x) = 1 - e^{-2x^2}, x > 0.
   return -std::expm1(-2.0 * x * x);
 }
 
-double bridge_max_ccdf(double x) {
+double cdf(const Complement<BridgeMaximum>& c) {
+  const double x = c.param;
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 1.0;
   if (x > 40.0) return 0.0;
@@ -243,7 +278,7 @@ double bridge_max_ccdf(double x) {
   return exp_neg_dd({2.0 * xx.hi, 2.0 * xx.lo});
 }
 
-double bridge_max_pdf(double x) {
+double pdf(const BridgeMaximum& /*law*/, double x) {
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 0.0;
   if (x > 40.0) return 0.0;
@@ -251,18 +286,31 @@ double bridge_max_pdf(double x) {
   return scaled_exp_neg({2.0 * xx.hi, 2.0 * xx.lo}, 4.0 * x);
 }
 
-double bridge_max_quantile(double p) {
+double quantile(const BridgeMaximum& /*law*/, double p) {
   require_p(p, "bridge maximum quantile");
   if (p == 1.0) return kInf;
   // Mehrotra §3: the alpha-th percentile of W' is (-ln(1 - alpha)/2)^{1/2}.
   return std::sqrt(-std::log1p(-p) / 2.0);
 }
 
-double bridge_max_mean() { return bmc::root_half_pi<double>() / 2.0; }
+double quantile(const Complement<BridgeMaximum>& c) {
+  const double q = c.param;
+  require_p(q, "bridge maximum upper quantile");
+  if (q == 0.0) return kInf;
+  if (q == 1.0) return 0.0;
+  // Mehrotra §3 with 1 - alpha = q: (-ln q/2)^{1/2}.
+  return std::sqrt(-std::log(q) / 2.0);
+}
 
-double bridge_max_second_moment() { return 0.5; }
+double mean(const BridgeMaximum& /*law*/) { return bmc::root_half_pi<double>() / 2.0; }
+
+double variance(const BridgeMaximum& /*law*/) { return 0.5 - bmc::pi<double>() / 8.0; }
+
+double second_moment(const BridgeMaximum& /*law*/) { return 0.5; }
 
 // ---------------------------------------------------------------- Kolmogorov
+
+namespace detail {
 
 KolmogorovSeries kolmogorov_theta_series(double x) {
   if (!(x > 0.0 && x <= kThetaMax)) {
@@ -282,20 +330,27 @@ KolmogorovSeries kolmogorov_alternating_series(double x) {
   return {1.0 - s, s};
 }
 
-double kolmogorov_cdf(double x) {
+void require_finite_shift(double s) {
+  if (!std::isfinite(s)) throw engine::InputError(fmt::format("shifted law: shift {} must be finite", s));
+}
+
+}  // namespace detail
+
+double cdf(const Kolmogorov& /*law*/, double x) {
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 0.0;
   // Mehrotra §3: P(D' <= x) -> 1 + 2 sum (-1)^i e^{-2 i^2 x^2}, x > 0.
   return x <= kKolmogorovSwitch ? theta_value(x) : 1.0 - alternating_value(x);
 }
 
-double kolmogorov_ccdf(double x) {
+double cdf(const Complement<Kolmogorov>& c) {
+  const double x = c.param;
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 1.0;
   return x <= kKolmogorovSwitch ? 1.0 - theta_value(x) : alternating_value(x);
 }
 
-double kolmogorov_pdf(double x) {
+double pdf(const Kolmogorov& /*law*/, double x) {
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 0.0;
   if (x <= kKolmogorovSwitch) {
@@ -308,45 +363,34 @@ double kolmogorov_pdf(double x) {
   return scaled_exp_neg(a.two_x2, 8.0 * x * (1.0 + a.rho));
 }
 
-double kolmogorov_quantile(double p) {
+double quantile(const Kolmogorov& /*law*/, double p) {
   require_p(p, "Kolmogorov quantile");
   if (p == 0.0) return 0.0;
   if (p == 1.0) return kInf;
-  if (p <= 0.5) {
-    // ln T(x) = ln(sqrt(2 pi)/x) - y + log1p(tail) = ln p, increasing in x.
-    // Start from the leading term, pi^2/(8x^2) = ln(sqrt(2 pi)/x) - ln p,
-    // by a few fixed-point steps (the root lies below 0.83 for p <= 1/2).
-    const double lp = std::log(p);
-    double x = 0.5;
-    for (int i = 0; i < 4; ++i) {
-      x = bmc::pi<double>() / std::sqrt(8.0 * (std::log(bmc::root_two_pi<double>() / x) - lp));
-    }
-    const auto f = [lp](double z) {
-      const ThetaParts t = theta_parts(z);
-      const double log_t = std::log(bmc::root_two_pi<double>() / z) - t.y.hi - t.y.lo +
-                           std::log1p(t.tail);
-      // d ln T/dz = T'/T = B/(z (1 + tail)).
-      return std::pair<double, double>{log_t - lp, t.bracket / (z * (1.0 + t.tail))};
-    };
-    return newton_root(f, x, 0.0, 1.0, true);
-  }
-  // ln S(x) = ln 2 - 2x^2 + log1p(tail) = ln(1 - p), decreasing in x; 1 - p
-  // is exact for p >= 1/2, and >= 2^-53, so the root is below 5 (S(5) <
-  // 1e-21) and above 0.8 (S(0.8) > 0.54).
-  const double lq = std::log(1.0 - p);
-  double x = std::sqrt((bmc::ln_two<double>() - lq) / 2.0);
-  const auto f = [lq](double z) {
-    const AltParts a = alt_parts(z);
-    const double log_s = bmc::ln_two<double>() - a.two_x2.hi - a.two_x2.lo + std::log1p(a.tail);
-    // d ln S/dz = S'/S = -4z (1 + rho)/(1 + tail).
-    return std::pair<double, double>{log_s - lq, -4.0 * z * (1.0 + a.rho) / (1.0 + a.tail)};
-  };
-  return newton_root(f, std::clamp(x, 0.8, 5.0), 0.8, 5.0, false);
+  if (p <= 0.5) return kolmogorov_lower_root(std::log(p));
+  // 1 - p is exact for p >= 1/2, and >= 2^-53, so the root is below 5
+  // (S(5) < 1e-21).
+  return kolmogorov_upper_root(std::log(1.0 - p), kUpperRootMaxP);
 }
 
-double kolmogorov_mean() { return bmc::root_half_pi<double>() * bmc::ln_two<double>(); }
+double quantile(const Complement<Kolmogorov>& c) {
+  const double q = c.param;
+  require_p(q, "Kolmogorov upper quantile");
+  if (q == 0.0) return kInf;
+  if (q == 1.0) return 0.0;
+  // 1 - q is exact for q >= 1/2.
+  if (q >= 0.5) return quantile(Kolmogorov{}, 1.0 - q);
+  return kolmogorov_upper_root(std::log(q), kUpperRootMaxQ);
+}
 
-double kolmogorov_second_moment() { return bmc::pi_sqr<double>() / 12.0; }
+double mean(const Kolmogorov& /*law*/) { return bmc::root_half_pi<double>() * bmc::ln_two<double>(); }
+
+double variance(const Kolmogorov& law) {
+  const double m = mean(law);
+  return second_moment(law) - m * m;
+}
+
+double second_moment(const Kolmogorov& /*law*/) { return bmc::pi_sqr<double>() / 12.0; }
 
 // ------------------------------------------------------- monitoring shifts
 
@@ -360,50 +404,6 @@ double monitoring_beta() {
 double monitoring_shift(std::int64_t n) {
   require_n(n, "monitoring shift");
   return monitoring_beta() / sqrt_n(n);
-}
-
-double corrected_bridge_max_cdf(double x, std::int64_t n) {
-  return bridge_max_cdf(x + monitoring_shift(n));
-}
-
-double corrected_bridge_max_ccdf(double x, std::int64_t n) {
-  return bridge_max_ccdf(x + monitoring_shift(n));
-}
-
-double corrected_bridge_max_quantile(double p, std::int64_t n) {
-  const double s = monitoring_shift(n);
-  return bridge_max_quantile(p) - s;
-}
-
-double corrected_bridge_max_mean(std::int64_t n) {
-  return bridge_max_mean() - monitoring_shift(n);
-}
-
-double corrected_bridge_max_second_moment(std::int64_t n) {
-  const double m = corrected_bridge_max_mean(n);
-  return bridge_max_variance() + m * m;
-}
-
-double corrected_kolmogorov_cdf(double x, std::int64_t n) {
-  return kolmogorov_cdf(x + monitoring_shift(n));
-}
-
-double corrected_kolmogorov_ccdf(double x, std::int64_t n) {
-  return kolmogorov_ccdf(x + monitoring_shift(n));
-}
-
-double corrected_kolmogorov_quantile(double p, std::int64_t n) {
-  const double s = monitoring_shift(n);
-  return kolmogorov_quantile(p) - s;
-}
-
-double corrected_kolmogorov_mean(std::int64_t n) {
-  return kolmogorov_mean() - monitoring_shift(n);
-}
-
-double corrected_kolmogorov_second_moment(std::int64_t n) {
-  const double m = corrected_kolmogorov_mean(n);
-  return kolmogorov_variance() + m * m;
 }
 
 // ------------------------------------------------------------ exact finite n
@@ -461,7 +461,7 @@ double spitzer_bridge_mean_normal(std::int64_t n) {
     series = series * r2 + c[static_cast<std::size_t>(j)];
   }
   series /= std::sqrt(dn);
-  return bridge_max_mean() + series * bmc::one_div_root_two_pi<double>();
+  return mean(BridgeMaximum{}) + series * bmc::one_div_root_two_pi<double>();
 }
 
 double bridge_variance(std::int64_t k, std::int64_t n, double sigma) {

@@ -36,42 +36,19 @@ using engine::Estimate;
 using engine::Reference;
 using engine::ReferenceKind;
 
-// One law of the maximum of the bridge (W') or of its absolute value (D'),
-// in its limit and shifted forms.
-struct LimitLaw {
+// A normalised shift (W' or D') and the limit law it is checked against,
+// with the reference names of the law itself and of its monitoring-corrected
+// shift by beta/sqrt n.
+template <class Law>
+struct LimitReference {
+  const char* variable;
   const char* limit_name;
   const char* corrected_name;
-  double (*cdf)(double);
-  double (*quantile)(double);
-  double (*mean)();
-  double (*second_moment)();
-  double (*corrected_cdf)(double, std::int64_t);
-  double (*corrected_quantile)(double, std::int64_t);
-  double (*corrected_mean)(std::int64_t);
-  double (*corrected_second_moment)(std::int64_t);
+  Law law;
 };
 
-constexpr LimitLaw kBridgeMax{"bridge-limit",
-                              "bridge-corrected",
-                              analytic::bridge_max_cdf,
-                              analytic::bridge_max_quantile,
-                              analytic::bridge_max_mean,
-                              analytic::bridge_max_second_moment,
-                              analytic::corrected_bridge_max_cdf,
-                              analytic::corrected_bridge_max_quantile,
-                              analytic::corrected_bridge_max_mean,
-                              analytic::corrected_bridge_max_second_moment};
-
-constexpr LimitLaw kKolmogorov{"kolmogorov-limit",
-                               "kolmogorov-corrected",
-                               analytic::kolmogorov_cdf,
-                               analytic::kolmogorov_quantile,
-                               analytic::kolmogorov_mean,
-                               analytic::kolmogorov_second_moment,
-                               analytic::corrected_kolmogorov_cdf,
-                               analytic::corrected_kolmogorov_quantile,
-                               analytic::corrected_kolmogorov_mean,
-                               analytic::corrected_kolmogorov_second_moment};
+constexpr LimitReference<analytic::BridgeMaximum> kWPrime{"W'", "bridge-limit", "bridge-corrected", {}};
+constexpr LimitReference<analytic::Kolmogorov> kDPrime{"D'", "kolmogorov-limit", "kolmogorov-corrected", {}};
 
 bool continuous(const dist::LoadLaw& law) { return !dist::is_discrete(law); }
 
@@ -143,19 +120,19 @@ class MaxShiftCommand final : public Command {
     if (std::holds_alternative<dist::Normal>(law)) {
       w_mean_refs.push_back({"spitzer", ReferenceKind::exact, analytic::spitzer_bridge_mean_normal(n)});
     }
-    add_variable(table, params, "W'", kBridgeMax, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, level,
-                 w_mean_refs);
+    add_variable(table, params, kWPrime, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, level, w_mean_refs);
     std::vector<Reference> zero_refs;
     if (continuous(law)) zero_refs.push_back({"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)});
     table.add(params, "W'.p_zero", mean_estimate(s.w_zero, level), zero_refs);
-    add_variable(table, params, "D'", kKolmogorov, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, level, {});
+    add_variable(table, params, kDPrime, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, level, {});
 
     std::vector<Reference> d_refs;
     const double mu = dist::mean(law);
     if (mu > 0.0) {
       const double y = mu / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
       d_refs.push_back({"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true});
-      d_refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_ccdf(y)});
+      const double two_sided = analytic::cdf(boost::math::complement(analytic::Kolmogorov{}, y));  // 1 − K(y)
+      d_refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, two_sided});
     }
     table.add(params, "D.p_ge_1", mean_estimate(s.d_ge_1, level), d_refs);
     if (s.max_rshift.count() > 0) {
@@ -165,34 +142,39 @@ class MaxShiftCommand final : public Command {
     if (cov_csv != nullptr) add_covariance(table, params, law, n, *s.covariance, *cov_csv);
   }
 
-  static void add_variable(engine::ResultTable& table, const std::vector<std::string>& params, const std::string& var,
-                           const LimitLaw& limit, std::int64_t n, const engine::Moments& value,
+  template <class Law>
+  static void add_variable(engine::ResultTable& table, const std::vector<std::string>& params,
+                           const LimitReference<Law>& ref, std::int64_t n, const engine::Moments& value,
                            const engine::Moments& square, const engine::QuantileStore& values,
                            const std::vector<double>& alphas, double level, std::vector<Reference> mean_refs) {
-    mean_refs.push_back({limit.limit_name, ReferenceKind::asymptotic, limit.mean()});
-    mean_refs.push_back({limit.corrected_name, ReferenceKind::corrected, limit.corrected_mean(n)});
+    const std::string var = ref.variable;
+    const Law& limit = ref.law;
+    const analytic::Shifted<Law> corrected = analytic::monitoring_corrected(limit, n);
+    mean_refs.push_back({ref.limit_name, ReferenceKind::asymptotic, analytic::mean(limit)});
+    mean_refs.push_back({ref.corrected_name, ReferenceKind::corrected, analytic::mean(corrected)});
     table.add(params, var + ".mean", mean_estimate(value, level), mean_refs);
     table.add(params, var + ".second_moment", mean_estimate(square, level),
-              {{limit.limit_name, ReferenceKind::asymptotic, limit.second_moment()},
-               {limit.corrected_name, ReferenceKind::corrected, limit.corrected_second_moment(n)}});
+              {{ref.limit_name, ReferenceKind::asymptotic, analytic::second_moment(limit)},
+               {ref.corrected_name, ReferenceKind::corrected, analytic::second_moment(corrected)}});
     for (double alpha : alphas) {
       const auto q = values.quantile(alpha, level);
       table.add(params, fmt::format("{}.q{}", var, alpha), {q.value, q.se, q.low, q.high, values.count()},
-                {{limit.limit_name, ReferenceKind::asymptotic, limit.quantile(alpha)},
-                 {limit.corrected_name, ReferenceKind::corrected, limit.corrected_quantile(alpha, n)}});
+                {{ref.limit_name, ReferenceKind::asymptotic, analytic::quantile(limit, alpha)},
+                 {ref.corrected_name, ReferenceKind::corrected, analytic::quantile(corrected, alpha)}});
     }
     if (values.exact()) {
       // KS distance to each law; its se is the expected distance under the
       // reference law itself, E(√R·D_R) → √(π/2) ln 2 (the Kolmogorov mean).
       const auto& sorted = values.sorted_values();
       const auto r = static_cast<double>(sorted.size());
-      const double se = analytic::kolmogorov_mean() / std::sqrt(r);
-      const double limit_ks = engine::ks_distance(sorted, limit.cdf);
-      const double corrected_ks = engine::ks_distance(sorted, [&](double x) { return limit.corrected_cdf(x, n); });
+      const double se = analytic::mean(analytic::Kolmogorov{}) / std::sqrt(r);
+      const double limit_ks = engine::ks_distance(sorted, [&](double x) { return analytic::cdf(limit, x); });
+      const double corrected_ks =
+          engine::ks_distance(sorted, [&](double x) { return analytic::cdf(corrected, x); });
       table.add(params, var + ".ks", engine::normal_estimate(limit_ks, se, values.count(), level),
-                {{limit.limit_name, ReferenceKind::asymptotic, 0.0}});
+                {{ref.limit_name, ReferenceKind::asymptotic, 0.0}});
       table.add(params, var + ".ks", engine::normal_estimate(corrected_ks, se, values.count(), level),
-                {{limit.corrected_name, ReferenceKind::corrected, 0.0}});
+                {{ref.corrected_name, ReferenceKind::corrected, 0.0}});
     }
   }
 

@@ -114,7 +114,7 @@ void right_shift_percentiles(const ReproduceContext& ctx, std::vector<Claim>& cl
     const MaxShiftSample& s = samples.back();
     const double root_n = std::sqrt(static_cast<double>(n));
     const auto q = s.w_prime_values.quantile(0.95, ctx.level);
-    const double limit = root_n * analytic::bridge_max_quantile(0.95);
+    const double limit = root_n * analytic::quantile(analytic::BridgeMaximum{}, 0.95);
     const double corrected = limit - analytic::monitoring_beta();  // σ√n·(q − β/√n) = σ(√n q − β)
     claims.push_back(
         {"", id, "§3, 0.95 percentile of W/σ", printed, std::nullopt, q.value * root_n, q.se * root_n,
@@ -128,7 +128,7 @@ void right_shift_percentiles(const ReproduceContext& ctx, std::vector<Claim>& cl
 }
 
 void mean_of_w_prime(std::vector<Claim>& claims, const std::vector<MaxShiftSample>& samples) {
-  const double limit = analytic::bridge_max_mean();
+  const double limit = analytic::mean(analytic::BridgeMaximum{});
   const MaxShiftSample& s64 = samples.back();
   claims.push_back({"", "E-W-prime", "§3, E(W') = ½√(π/2) = 0.626", "0.626", limit, s64.w_prime.mean(),
                     s64.w_prime.mean_se(), classify("0.626", limit),
@@ -142,20 +142,21 @@ void mean_of_w_prime(std::vector<Claim>& claims, const std::vector<MaxShiftSampl
 void cost_bound_moments(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   constexpr std::int64_t n = 1024;
   const MaxShiftSample s = simulate_max_shift(kStandardNormal, n, false, ctx.plan("cost-moments-n1024", 200'000));
+  const double d_mean = analytic::mean(analytic::Kolmogorov{});
+  const double d_m2 = analytic::second_moment(analytic::Kolmogorov{});
   claims.push_back(
-      {"", "cost-E-D-coefficient", "§3, ξ bound: E(D) ≈ 0.626·σ√n/μ", "0.626", analytic::kolmogorov_mean(),
-       s.d_prime.mean(), s.d_prime.mean_se(), classify("0.626", analytic::kolmogorov_mean()),
+      {"", "cost-E-D-coefficient", "§3, ξ bound: E(D) ≈ 0.626·σ√n/μ", "0.626", d_mean,
+       s.d_prime.mean(), s.d_prime.mean_se(), classify("0.626", d_mean),
        fmt::format("D = max|V_k|/X̄ is two-sided, so E(D)·μ/(σ√n) → E D' = √(π/2)·ln 2 = {:.4f} (MC at n = {}: {:.4f}); "
                    "0.626 is E W' of the one-sided maximum, which understates E(D) by 28%.",
-                   analytic::kolmogorov_mean(), n, s.d_prime.mean())});
+                   d_mean, n, s.d_prime.mean())});
   claims.push_back(
-      {"", "cost-E-D2-coefficient", "§3, ξ bound: E(D²) ≈ 0.31·σ²n/μ²", "0.31", analytic::kolmogorov_second_moment(),
-       s.d_prime_sq.mean(), s.d_prime_sq.mean_se(), classify("0.31", analytic::kolmogorov_second_moment()),
+      {"", "cost-E-D2-coefficient", "§3, ξ bound: E(D²) ≈ 0.31·σ²n/μ²", "0.31", d_m2,
+       s.d_prime_sq.mean(), s.d_prime_sq.mean_se(), classify("0.31", d_m2),
        fmt::format("E D'² = π²/12 = {:.4f} for the two-sided maximum (MC at n = {}: {:.4f}); even the one-sided "
                    "E W'² is ½. 0.31 matches neither definition (it is about E W'/2 = {:.4f}), so the printed "
                    "constant understates the quadratic cost term by a factor {:.1f}.",
-                   analytic::kolmogorov_second_moment(), n, s.d_prime_sq.mean(), analytic::bridge_max_mean() / 2,
-                   analytic::kolmogorov_second_moment() / 0.31)});
+                   d_m2, n, s.d_prime_sq.mean(), analytic::mean(analytic::BridgeMaximum{}) / 2, d_m2 / 0.31)});
 }
 
 void small_shift_probability(const ReproduceContext& ctx, std::vector<Claim>& claims) {
@@ -185,8 +186,10 @@ void small_shift_probability(const ReproduceContext& ctx, std::vector<Claim>& cl
                      "1 − K(y) is {:.3g}, and {:.3g} with the discrete-monitoring correction: the bound holds only "
                      "while the discreteness of a short bridge keeps the probability down, and as n grows the "
                      "probability tends to twice the bound.",
-                     trials, n, k, p, se, bound, outcome, y, analytic::kolmogorov_ccdf(y),
-                     analytic::corrected_kolmogorov_ccdf(y, n))});
+                     trials, n, k, p, se, bound, outcome, y,
+                     analytic::cdf(boost::math::complement(analytic::Kolmogorov{}, y)),
+                     analytic::cdf(boost::math::complement(
+                         analytic::monitoring_corrected(analytic::Kolmogorov{}, n), y)))});
   }
 }
 

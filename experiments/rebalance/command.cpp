@@ -143,15 +143,17 @@ class RebalanceCommand final : public Command {
     const double lambda = scaled ? analytic::shift_lambda(mu, sigma, spec.n) : 0.0;
     std::vector<Reference> d_refs;
     std::vector<Reference> d2_refs;
+    const analytic::Kolmogorov kolmogorov{};  // the limit law of D·μ/(σ√n)
     if (scaled) {
       const auto printed = analytic::printed_shift_constants();
+      const auto corrected = analytic::monitoring_corrected(kolmogorov, spec.n);
       d_refs = {{"paper-0.626", ReferenceKind::paper, printed.first * lambda},
-                {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_mean() * lambda},
-                {"kolmogorov-corrected", ReferenceKind::corrected, analytic::corrected_kolmogorov_mean(spec.n) * lambda}};
+                {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::mean(kolmogorov) * lambda},
+                {"kolmogorov-corrected", ReferenceKind::corrected, analytic::mean(corrected) * lambda}};
       d2_refs = {{"paper-0.31", ReferenceKind::paper, printed.second * lambda * lambda},
-                 {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_second_moment() * lambda * lambda},
+                 {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::second_moment(kolmogorov) * lambda * lambda},
                  {"kolmogorov-corrected", ReferenceKind::corrected,
-                  analytic::corrected_kolmogorov_second_moment(spec.n) * lambda * lambda}};
+                  analytic::second_moment(corrected) * lambda * lambda}};
     }
     if (s.d.count() > 0) {  // D needs X̄ > 0
       table.add(fig1, "D.mean", mean_estimate(s.d, level), d_refs);
@@ -159,7 +161,9 @@ class RebalanceCommand final : public Command {
       for (const double alpha : alphas) {
         const auto q = s.d_values.quantile(alpha, level);
         std::vector<Reference> refs;
-        if (scaled) refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::kolmogorov_quantile(alpha) * lambda});
+        if (scaled) {
+          refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::quantile(kolmogorov, alpha) * lambda});
+        }
         table.add(fig1, fmt::format("D.q{}", alpha), {q.value, q.se, q.low, q.high, s.d_values.count()}, refs);
       }
     }

@@ -39,6 +39,10 @@ bridge), W' = max_k V_k / (sigma sqrt n), D' = max_k |V_k| / (sigma sqrt n).
      difference between two grid resolutions.
    - brute-force simulations (numpy, fixed seeds): E W' for n = 8 normal
      loads and P(W' = 0) for exponential and uniform loads.
+7. Upper tails: the x with P(M > x) = q (closed form) and with 1 - K(x) = q
+   (findroot on the alternating sum) for q down to 2^-1074, and the tails
+   P(M - s > x), 1 - K(x + s) of the corrected laws far beyond where
+   1 - cdf keeps any digit.
 """
 import mpmath as mp
 from mpmath import mpf
@@ -85,6 +89,7 @@ for p in [1e-10, 0.01, 0.5, 0.95, 0.99, 1 - 1e-12]:
 bm_mean = mp.sqrt(mp.pi / 2) / 2
 print("// mean %s  (quad %s)" % (fmt(bm_mean), fmt(mp.quad(bm_ccdf, [0, mp.inf]))))
 print("// second moment 1/2  (quad %s)" % fmt(mp.quad(lambda x: 2 * x * bm_ccdf(x), [0, mp.inf])))
+print("// variance 1/2 - pi/8 = %s" % fmt(mpf(1) / 2 - mp.pi / 8))
 
 
 # ------------------------------------------------------------ 2. Kolmogorov
@@ -201,6 +206,7 @@ qm = mp.quad(k_ccdf, [0, 0.5, 1, 2, 4, mp.inf])
 q2 = mp.quad(lambda x: 2 * x * k_ccdf(x), [0, 0.5, 1, 2, 4, mp.inf])
 print("// mean sqrt(pi/2) ln 2 = %s  (quad %s)" % (fmt(k_mean), fmt(qm)))
 print("// second moment pi^2/12 = %s  (quad %s)" % (fmt(k_m2), fmt(q2)))
+print("// variance pi^2/12 - (pi/2) ln^2 2 = %s" % fmt(k_m2 - k_mean ** 2))
 assert abs(qm - k_mean) < mpf(10) ** -40 and abs(q2 - k_m2) < mpf(10) ** -40
 
 # ------------------------------------------------------------------ 3. beta
@@ -416,3 +422,24 @@ else:
         _, _, pz = simulate(n, reps, law, 7 + n)
         print("// simulation n = %d %s loads, %d reps: P(W'=0) = %.5f (1/n = %.5f, z = %.2f)" % (
             n, law, reps, pz, 1 / n, (pz - 1 / n) / np.sqrt(1 / n * (1 - 1 / n) / reps)))
+
+
+# ------------------------------------------------------------ 7. upper tails
+def k_upper_quantile(q):
+    """The root of 1 - K(x) = q, for q < 1/2, on the alternating series."""
+    q = mpf(q)
+    f = lambda x: mp.log(k_alt_ccdf(x)) - mp.log(q)
+    return mp.findroot(f, mp.sqrt(mp.log(2 / q) / 2), tol=mpf(10) ** -45)
+
+
+section("7. upper tails: q, x with P(M > x) = q, x with 1 - K(x) = q; "
+        "n, x, P(M - s > x), 1 - K(x + s)")
+for q in [0.3, 0.05, 1e-10, 1e-20, 1e-100, 1e-300, 5e-324]:
+    xb = mp.sqrt(-mp.log(mpf(q)) / 2)
+    xk = k_upper_quantile(q)
+    assert abs(k_alt_ccdf(xk) - mpf(q)) < mpf(10) ** -40 * mpf(q)
+    print("    {%s, %s, %s}," % (repr(q), fmt(xb), fmt(xk)))
+for n in [16, 1000]:
+    s = beta / mp.sqrt(n)
+    for x in [3.0, 6.0]:
+        print("    {%d, %s, %s, %s}," % (n, repr(x), fmt(bm_ccdf(mpf(x) + s)), fmt(k_alt_ccdf(mpf(x) + s))))

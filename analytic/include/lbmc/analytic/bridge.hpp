@@ -19,10 +19,10 @@
 //    Siegmund 1979; Broadie–Glasserman–Kou 1997): a bridge watched only at
 //    n points misses the excursions between them, and to first order its
 //    maximum is the continuous one lowered by beta/sqrt n,
-//    beta = -zeta(1/2)/sqrt(2 pi) = 0.5826. The `corrected_*` functions are
-//    the laws of M - beta/sqrt n exactly (cdf F(x + s), quantile q - s, mean
+//    beta = -zeta(1/2)/sqrt(2 pi) = 0.5826. monitoring_corrected(law, n) is
+//    the law of M - beta/sqrt n exactly (cdf F(x + s), quantile q - s, mean
 //    m - s, second moment Var + (m - s)^2, s = beta/sqrt n): a first-order
-//    correction with an O(1/n) error, meant for x of order 1. They say
+//    correction with an O(1/n) error, meant for x of order 1. It says
 //    nothing exact about the atom at 0: the shifted law puts mass
 //    1 - e^{-2 s^2} ~ 2 beta^2/n = 0.68/n below 0, the discrete W' has
 //    P(W' = 0) = 1/n.
@@ -30,73 +30,134 @@
 //    (cycle lemma), E W' for normal loads (Spitzer's identity), and the
 //    covariance of the V_k (Mehrotra §3, property 2).
 //
+// Design: the two limit laws are parameter-free value types, BridgeMaximum
+// and Kolmogorov, in Boost.Math's distribution shape (DESIGN §9): free
+// functions cdf, pdf, quantile, mean, variance, second_moment, and the upper
+// tail as cdf(boost::math::complement(law, x)), computed directly rather
+// than as 1 - cdf, so that it keeps full relative accuracy where it is tiny;
+// likewise quantile(complement(law, q)) solves for the upper tail q without
+// forming 1 - q. Shifted<Law> is the law of M - s for any such law (one
+// template instead of a shifted copy of every function), and
+// monitoring_corrected(law, n) is Shifted with s = beta/sqrt n. Shifted
+// only moves the argument or the result by s (its second moment is
+// Var + (m - s)^2), so each of its values is a base-law value at x + s, or
+// one minus s, to the last bit.
+//
 // Accuracy: relative error in units of eps = 2^-52, the largest seen against
 // 40-50 digit mpmath values on dense grids (3000 x in [0.035, 6], 1500 p,
-// every n <= 600 and a geometric grid to 4e12); tests/bridge_test.cpp pins
-// each at 2-4 eps against tests/reference/bridge_reference.py:
-//   bridge_max_cdf, _ccdf, _pdf, _quantile   <= 0.9 (ccdf also at 1e-87);
-//   kolmogorov_cdf, _ccdf    <= 2.4 wherever the value is a normal double
-//                            (cdf 8e-308 at x = 0.04165, ccdf 4e-22 at x = 5);
-//                            below 2.2e-308 (x < 0.0416 for the cdf, x > 18.8
-//                            for the ccdf) it is subnormal, rounded once, or 0;
-//   kolmogorov_pdf           <= 2.3 (same proviso);
-//   kolmogorov_quantile      <= 1 for p in [1e-300, 1 - 1e-16];
+// 1800 q in [2^-1074, 1], every n <= 600 and a geometric grid to 4e12);
+// tests/bridge_test.cpp pins each at 2-4 eps against
+// tests/reference/bridge_reference.py:
+//   BridgeMaximum: cdf, cdf(complement), pdf, quantile
+//                            <= 0.9 (the complement also at 1e-87);
+//                  quantile(complement)  <= 0.8 for q in [2^-1074, 1];
+//   Kolmogorov: cdf, cdf(complement)
+//                            <= 2.4 wherever the value is a normal double
+//                            (cdf 8e-308 at x = 0.04165, complement 4e-22 at
+//                            x = 5); below 2.2e-308 (x < 0.0416 for the cdf,
+//                            x > 18.8 for the complement) it is subnormal,
+//                            rounded once, or 0;
+//               pdf          <= 2.3 (same proviso);
+//               quantile     <= 1 for p in [1e-300, 1 - 1e-16];
+//               quantile(complement)  <= 0.9 for q in [2^-1074, 1];
+//   variance                 0.6 (BridgeMaximum: 1/2 - pi/8) and 5.8
+//                            (Kolmogorov: E D'^2 - (E D')^2, which cancels
+//                            to 1/12 of E D'^2: below 0.5 eps of E D'^2);
 //   monitoring_beta          <= 1 (Boost's zeta(1/2));
 //   spitzer_bridge_mean_normal <= 1.2 for every n (Neumaier-compensated sum
 //                            for n <= 256; beyond, the ten-term expansion,
 //                            truncation error below 1e-28);
-//   corrected_*              the above plus the rounding of x + beta/sqrt n
-//                            times the condition number of the law.
+//   Shifted (and so monitoring_corrected)
+//                            the above plus the rounding of x + s times the
+//                            condition number of the law.
 
 #pragma once
 
 #include <cstdint>
 
+#include <boost/math/distributions/complement.hpp>
+
 namespace lbmc::analytic {
+
+//! The upper-tail argument of cdf and quantile: complement(law, x) is
+//! P(M > x) under cdf, and quantile(complement(law, q)) is the x with
+//! P(M > x) = q (Boost.Math's convention).
+template <class Law>
+using Complement = boost::math::complemented2_type<Law, double>;
 
 // ---------------------------------------------------------------------------
 // Limit of W': the maximum M of a standard Brownian bridge.
 
+//! The law of M = max_{0<=t<=1} B(t), B a standard Brownian bridge: the limit
+//! of W' (Mehrotra §3, after Billingsley 1968). Parameter-free.
+class BridgeMaximum {
+ public:
+  using value_type = double;
+};
+
 //! P(M <= x) = 1 - e^{-2x^2} for x > 0, 0 for x <= 0 (Mehrotra §3:
 //! P(W' <= x) = 1 - e^{-2x^2}, after Billingsley 1968), as -expm1(-2x^2).
-double bridge_max_cdf(double x);
+double cdf(const BridgeMaximum& law, double x);
 //! P(M > x) = e^{-2x^2} for x > 0 (1 for x <= 0), with 2x^2 in double-double
 //! so that tiny values keep full relative accuracy.
-double bridge_max_ccdf(double x);
+double cdf(const Complement<BridgeMaximum>& c);
 //! The density 4x e^{-2x^2} for x > 0 (0 for x <= 0).
-double bridge_max_pdf(double x);
+double pdf(const BridgeMaximum& law, double x);
 //! The p-quantile sqrt(-ln(1-p)/2) = sqrt(-log1p(-p)/2) (Mehrotra §3: the
 //! alpha-th percentile of W is sigma sqrt(n/2) (-ln(1-alpha))^{1/2}); 0 at
 //! p = 0, +inf at p = 1. Throws engine::InputError for p outside [0,1].
-double bridge_max_quantile(double p);
+double quantile(const BridgeMaximum& law, double p);
+//! The x with P(M > x) = q: sqrt(-ln(q)/2) (Mehrotra §3, as above with
+//! 1 - alpha = q), accurate for tiny q; +inf at q = 0, 0 at q = 1. Throws
+//! engine::InputError for q outside [0,1].
+double quantile(const Complement<BridgeMaximum>& c);
 //! E M = (1/2) sqrt(pi/2) = 0.6267 (Mehrotra §3: E(W') = 0.626).
-double bridge_max_mean();
+double mean(const BridgeMaximum& law);
+//! Var M = 1/2 - pi/8 (E M^2 - (E M)^2).
+double variance(const BridgeMaximum& law);
 //! E M^2 = 1/2 (M^2 is exponential with mean 1/2).
-double bridge_max_second_moment();
+double second_moment(const BridgeMaximum& law);
 
 // ---------------------------------------------------------------------------
 // Limit of D': the Kolmogorov law, sup |B| of a Brownian bridge B.
+
+//! The law of sup_{0<=t<=1} |B(t)|, B a standard Brownian bridge: the limit
+//! of D' (Mehrotra §3, after Billingsley 1968), Kolmogorov's law.
+//! Parameter-free.
+class Kolmogorov {
+ public:
+  using value_type = double;
+};
 
 //! K(x) = P(sup|B| <= x) = 1 + 2 sum_{i>=1} (-1)^i e^{-2 i^2 x^2} for x > 0
 //! (Mehrotra §3, after Billingsley 1968), 0 for x <= 0; by the theta series
 //! for x <= 0.8275 and the alternating series above (see the top of this
 //! file). Full relative accuracy wherever K(x) is a normal double.
-double kolmogorov_cdf(double x);
+double cdf(const Kolmogorov& law, double x);
 //! 1 - K(x) = 2 sum_{i>=1} (-1)^{i+1} e^{-2 i^2 x^2} for x > 0.8275 (full
 //! relative accuracy in the upper tail), 1 - T(x) below; 1 for x <= 0.
-double kolmogorov_ccdf(double x);
+double cdf(const Complement<Kolmogorov>& c);
 //! The density K'(x) = 8x sum_{i>=1} (-1)^{i+1} i^2 e^{-2 i^2 x^2}, or the
 //! derivative of the theta series for x <= 0.8275; 0 for x <= 0.
-double kolmogorov_pdf(double x);
+double pdf(const Kolmogorov& law, double x);
 //! The p-quantile: the root of ln T(x) = ln p for p <= 1/2 and of
 //! ln S(x) = ln(1-p) for p > 1/2 (1 - p is exact there), by safeguarded
 //! Newton steps, so tails keep full precision. 0 at p = 0, +inf at p = 1.
 //! Throws engine::InputError for p outside [0,1].
-double kolmogorov_quantile(double p);
+double quantile(const Kolmogorov& law, double p);
+//! The x with 1 - K(x) = q: the root of ln S(x) = ln q for q < 1/2 (so
+//! q down to the smallest subnormal keeps full precision), and
+//! quantile(law, 1 - q) for q >= 1/2 (1 - q is exact there). +inf at q = 0,
+//! 0 at q = 1. Throws engine::InputError for q outside [0,1].
+double quantile(const Complement<Kolmogorov>& c);
 //! E sup|B| = sqrt(pi/2) ln 2 = 0.8687.
-double kolmogorov_mean();
+double mean(const Kolmogorov& law);
+//! Var sup|B| = pi^2/12 - (sqrt(pi/2) ln 2)^2, formed from the two moments.
+double variance(const Kolmogorov& law);
 //! E (sup|B|)^2 = pi^2/12.
-double kolmogorov_second_moment();
+double second_moment(const Kolmogorov& law);
+
+namespace detail {
 
 //! K(x) and 1 - K(x) from one series.
 struct KolmogorovSeries {
@@ -105,14 +166,94 @@ struct KolmogorovSeries {
 };
 //! The theta series alone: cdf = T(x), ccdf = 1 - T(x), for 0 < x <= 2
 //! (at most 6 terms). Exposed so that the two series can check each other;
-//! kolmogorov_cdf uses it for x <= 0.8275. Throws engine::InputError outside
-//! (0, 2].
+//! cdf(Kolmogorov, x) uses it for x <= 0.8275. Throws engine::InputError
+//! outside (0, 2].
 KolmogorovSeries kolmogorov_theta_series(double x);
 //! The alternating series alone: ccdf = S(x), cdf = 1 - S(x), for x >= 1/4
 //! (at most 20 terms). Exposed so that the two series can check each other;
-//! kolmogorov_cdf uses it for x > 0.8275. Throws engine::InputError for
+//! cdf(Kolmogorov, x) uses it for x > 0.8275. Throws engine::InputError for
 //! x < 1/4 or x not finite.
 KolmogorovSeries kolmogorov_alternating_series(double x);
+
+//! Throws engine::InputError unless the shift s is finite.
+void require_finite_shift(double s);
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------
+// Shifted laws: M - s.
+
+//! The law of M - s for M of law Law (BridgeMaximum, Kolmogorov, or any type
+//! with the same free functions) and a finite constant s. Made by
+//! shifted(law, s) or monitoring_corrected(law, n).
+template <class Law>
+class Shifted {
+ public:
+  using value_type = double;
+  //! The law of M - s, M ~ base_law. Throws engine::InputError unless s is
+  //! finite.
+  Shifted(const Law& base_law, double s) : base_(base_law), shift_(s) {
+    detail::require_finite_shift(s);
+  }
+  //! The law of M.
+  const Law& base() const { return base_; }
+  //! s.
+  double shift() const { return shift_; }
+
+ private:
+  Law base_;
+  double shift_;
+};
+
+//! The law of M - s, M ~ law. Throws engine::InputError unless s is finite.
+template <class Law>
+Shifted<Law> shifted(const Law& law, double s) {
+  return Shifted<Law>(law, s);
+}
+
+//! P(M - s <= x) = cdf(law, x + s).
+template <class Law>
+double cdf(const Shifted<Law>& d, double x) {
+  return cdf(d.base(), x + d.shift());
+}
+//! P(M - s > x) = cdf(complement(law, x + s)), with the base law's relative
+//! accuracy in the upper tail.
+template <class Law>
+double cdf(const Complement<Shifted<Law>>& c) {
+  return cdf(boost::math::complement(c.dist.base(), c.param + c.dist.shift()));
+}
+//! The density pdf(law, x + s).
+template <class Law>
+double pdf(const Shifted<Law>& d, double x) {
+  return pdf(d.base(), x + d.shift());
+}
+//! quantile(law, p) - s (-s at p = 0). Throws as the base law's quantile.
+template <class Law>
+double quantile(const Shifted<Law>& d, double p) {
+  return quantile(d.base(), p) - d.shift();
+}
+//! quantile(complement(law, q)) - s. Throws as the base law's quantile.
+template <class Law>
+double quantile(const Complement<Shifted<Law>>& c) {
+  return quantile(boost::math::complement(c.dist.base(), c.param)) - c.dist.shift();
+}
+//! E M - s.
+template <class Law>
+double mean(const Shifted<Law>& d) {
+  return mean(d.base()) - d.shift();
+}
+//! Var M (a shift leaves the variance alone).
+template <class Law>
+double variance(const Shifted<Law>& d) {
+  return variance(d.base());
+}
+//! E (M - s)^2 = E M^2 - 2 s E M + s^2, formed as Var M + (E M - s)^2 (no
+//! cancellation for small s).
+template <class Law>
+double second_moment(const Shifted<Law>& d) {
+  const double m = mean(d);
+  return variance(d.base()) + m * m;
+}
 
 // ---------------------------------------------------------------------------
 // Discrete monitoring: first-order corrections for a bridge of n steps.
@@ -124,35 +265,14 @@ double monitoring_beta();
 //! engine::InputError for n < 1.
 double monitoring_shift(std::int64_t n);
 
-//! P(W' <= x) ~ P(M <= x + beta/sqrt n) = bridge_max_cdf(x + beta/sqrt n)
-//! (first order; see the top of this file). Throws engine::InputError for
-//! n < 1.
-double corrected_bridge_max_cdf(double x, std::int64_t n);
-//! bridge_max_ccdf(x + beta/sqrt n). Throws engine::InputError for n < 1.
-double corrected_bridge_max_ccdf(double x, std::int64_t n);
-//! bridge_max_quantile(p) - beta/sqrt n (negative for p < 1 - e^{-2 beta^2/n};
-//! -beta/sqrt n at p = 0). Throws engine::InputError for n < 1 or p outside
-//! [0,1].
-double corrected_bridge_max_quantile(double p, std::int64_t n);
-//! (1/2) sqrt(pi/2) - beta/sqrt n. Throws engine::InputError for n < 1.
-double corrected_bridge_max_mean(std::int64_t n);
-//! E (M - s)^2 = 1/2 - 2 s (1/2) sqrt(pi/2) + s^2, s = beta/sqrt n, formed
-//! as Var M + (E M - s)^2. Throws engine::InputError for n < 1.
-double corrected_bridge_max_second_moment(std::int64_t n);
-
-//! P(D' <= x) ~ K(x + beta/sqrt n) (first order). Throws engine::InputError
-//! for n < 1.
-double corrected_kolmogorov_cdf(double x, std::int64_t n);
-//! kolmogorov_ccdf(x + beta/sqrt n). Throws engine::InputError for n < 1.
-double corrected_kolmogorov_ccdf(double x, std::int64_t n);
-//! kolmogorov_quantile(p) - beta/sqrt n. Throws engine::InputError for n < 1
-//! or p outside [0,1].
-double corrected_kolmogorov_quantile(double p, std::int64_t n);
-//! sqrt(pi/2) ln 2 - beta/sqrt n. Throws engine::InputError for n < 1.
-double corrected_kolmogorov_mean(std::int64_t n);
-//! pi^2/12 - 2 s sqrt(pi/2) ln 2 + s^2, s = beta/sqrt n, formed as
-//! Var + (mean - s)^2. Throws engine::InputError for n < 1.
-double corrected_kolmogorov_second_moment(std::int64_t n);
+//! The first-order monitoring-corrected law of the maximum over n points:
+//! M - beta/sqrt n, so that P(W' <= x) ~ cdf(BridgeMaximum, x + beta/sqrt n)
+//! and P(D' <= x) ~ K(x + beta/sqrt n) (see the top of this file). Throws
+//! engine::InputError for n < 1.
+template <class Law>
+Shifted<Law> monitoring_corrected(const Law& law, std::int64_t n) {
+  return Shifted<Law>(law, monitoring_shift(n));
+}
 
 // ---------------------------------------------------------------------------
 // Exact finite-n values.

@@ -40,7 +40,7 @@ inline ShiftConstants printed_shift_constants() { return {0.626, 0.31}; }
 
 //! The constants from their definitions: the limit moments of D' =
 //! max_k |V_k|/(σ√n), √(π/2)·ln 2 and π²/12.
-inline ShiftConstants limit_shift_constants() { return {kolmogorov_mean(), kolmogorov_second_moment()}; }
+inline ShiftConstants limit_shift_constants() { return {mean(Kolmogorov{}), second_moment(Kolmogorov{})}; }
 
 //! λ = σ√n/μ (Mehrotra §3.1).
 inline double shift_lambda(double mu, double sigma, std::int64_t n) {
