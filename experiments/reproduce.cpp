@@ -59,7 +59,7 @@ class ReproduceCommand final : public Command {
     text.threads = threads_text_;
     text.progress = progress_;
     text.quiet = quiet_;
-    const RunSettings settings = check_run_options(text);
+    const RunOptions settings = check_run_options(text);
     std::vector<Paper> selected;
     for (Paper& p : papers()) {
       if (paper_ == "all" || paper_ == p.id) selected.push_back(std::move(p));

@@ -15,11 +15,11 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("claims: verdicts") {
-    CHECK(classify("0.5772", 0.5772156649) == "reproduced");
-    CHECK(classify("0.626", 0.6266570687) == "rounding");       // rounds to 0.627
-    CHECK(classify("3.6", 2.7267, 3.616) == "asymptotic-only");
-    CHECK(classify("3.6", 2.7267, 2.9) == "differs");
-    CHECK(classify("3.6", 2.7267) == "differs");
-    CHECK(classify("9.791", 9.7916) == "rounding");              // 9.792 vs 9.791
+    CHECK(classify("0.5772", 0.5772156649) == ClaimVerdict::reproduced);
+    CHECK(classify("0.626", 0.6266570687) == ClaimVerdict::rounding);       // rounds to 0.627
+    CHECK(classify("3.6", 2.7267, 3.616) == ClaimVerdict::asymptotic_only);
+    CHECK(classify("3.6", 2.7267, 2.9) == ClaimVerdict::differs);
+    CHECK(classify("3.6", 2.7267) == ClaimVerdict::differs);
+    CHECK(classify("9.791", 9.7916) == ClaimVerdict::rounding);              // 9.792 vs 9.791
   }
 }

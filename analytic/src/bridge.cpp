@@ -26,6 +26,7 @@
 #include <boost/math/special_functions/zeta.hpp>
 #include <fmt/format.h>
 
+#include "lbmc/dist/double_double.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
@@ -60,17 +61,10 @@ constexpr double kSeriesCut = 46.0;
 constexpr std::int64_t kSpitzerDirectMax = 256;
 constexpr int kSpitzerTerms = 10;
 
-// A double-double number hi + lo, |lo| <= ulp(hi).
-struct Dd {
-  double hi;
-  double lo;
-};
+using dist::dd::DD;
 
-// x^2 exactly, as a double-double (fma gives the rounding error of x*x).
-Dd square_dd(double x) {
-  const double hi = x * x;
-  return {hi, std::fma(x, x, -hi)};
-}
+// x^2 exactly, as a double-double (Dekker's exact product).
+DD square_dd(double x) { return dist::dd::two_prod(x, x); }
 
 // factor · e^{-(a.hi + a.lo)} for factor > 0 and a.hi >= 0, with e^{-a.lo}
 // taken as 1 - a.lo (|a.lo| < 1e-13 for every argument used here, so the
@@ -79,7 +73,7 @@ Dd square_dd(double x) {
 // a.hi = k ln 2 + r, k ln2_hi and a.hi - k ln2_hi exact), so a product that is
 // a normal double keeps its full precision and only a subnormal result is
 // rounded, once, by ldexp.
-double scaled_exp_neg(Dd a, double factor) {
+double scaled_exp_neg(DD a, double factor) {
   if (a.hi <= 700.0) {
     const double e = factor * std::exp(-a.hi);
     return std::fma(-e, a.lo, e);
@@ -92,12 +86,12 @@ double scaled_exp_neg(Dd a, double factor) {
   return std::ldexp(factor * std::exp(-r), -static_cast<int>(k));
 }
 
-double exp_neg_dd(Dd a) { return scaled_exp_neg(a, 1.0); }
+double exp_neg_dd(DD a) { return scaled_exp_neg(a, 1.0); }
 
 // y = pi^2/(8 x^2) as a double-double: q1 = RN(c/x^2), its exact remainder
 // c_hi - q1 xx_hi by fma, then the correction q2 = remainder/xx_hi.
-Dd theta_exponent(double x) {
-  const Dd xx = square_dd(x);
+DD theta_exponent(double x) {
+  const DD xx = square_dd(x);
   const double q1 = kPiSq8Hi / xx.hi;
   const double r = std::fma(-q1, xx.hi, kPiSq8Hi) + kPiSq8Lo - q1 * xx.lo;
   return {q1, r / xx.hi};
@@ -108,7 +102,7 @@ Dd theta_exponent(double x) {
 // ((2i-1)^2 2y - 1), so that T = (c/x) e^{-y} (1 + tail) and
 // T' = (c/x^2) e^{-y} B, c = sqrt(2 pi).
 struct ThetaParts {
-  Dd y;
+  DD y;
   double tail;
   double bracket;
 };
@@ -134,12 +128,12 @@ ThetaParts theta_parts(double x) {
 // and rho = sum_{i>=2} (-1)^{i+1} i^2 e^{-2(i^2-1)x^2}, so that
 // S = 2 e^{-2x^2} (1 + tail) and K' = -S' = 8x e^{-2x^2} (1 + rho).
 struct AltParts {
-  Dd two_x2;
+  DD two_x2;
   double tail;
   double rho;
 };
 AltParts alt_parts(double x) {
-  const Dd xx = square_dd(x);
+  const DD xx = square_dd(x);
   AltParts a{{2.0 * xx.hi, 2.0 * xx.lo}, 0.0, 0.0};
   double tail = 0.0;
   double rho = 0.0;
@@ -274,7 +268,7 @@ double cdf(const Complement<BridgeMaximum>& c) {
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 1.0;
   if (x > 40.0) return 0.0;
-  const Dd xx = square_dd(x);
+  const DD xx = square_dd(x);
   return exp_neg_dd({2.0 * xx.hi, 2.0 * xx.lo});
 }
 
@@ -282,7 +276,7 @@ double pdf(const BridgeMaximum& /*law*/, double x) {
   if (std::isnan(x)) return x;
   if (x <= 0.0) return 0.0;
   if (x > 40.0) return 0.0;
-  const Dd xx = square_dd(x);
+  const DD xx = square_dd(x);
   return scaled_exp_neg({2.0 * xx.hi, 2.0 * xx.lo}, 4.0 * x);
 }
 

@@ -197,7 +197,7 @@ MaxMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
 
 MaxMoments general_moments(const LoadLaw& law, std::int64_t n) {
   if (const auto* c = std::get_if<dist::Constant>(&law)) return MaxMoments{c->value, 0.0};
-  if (dist::is_discrete(law)) return discrete_moments(law, n);
+  if (!dist::is_continuous(law)) return discrete_moments(law, n);
   if (const auto* g = std::get_if<dist::Normal>(&law)) {
     // Z = mu + sigma Z* with Z* the maximum of standard normals (Mehrotra §3).
     const MaxMoments z = continuous_moments(dist::Normal{0.0, 1.0}, n);
@@ -223,7 +223,7 @@ double max_ccdf(const LoadLaw& law, std::int64_t n, double x) {
 double max_pdf(const LoadLaw& law, std::int64_t n, double x) {
   require_n(n);
   const double dn = as_double(n);
-  if (dist::is_discrete(law)) {
+  if (!dist::is_continuous(law)) {
     const double p = dist::pdf(law, x);
     if (p == 0.0) return 0.0;
     return pow_n_mass(dist::cdf(law, x), dist::ccdf(law, x), p, dn);
@@ -249,7 +249,7 @@ double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
   const double tail = static_cast<double>(-std::expm1(log_root));  // 1 - alpha^{1/n}
   const double x = tail < 0.5 ? dist::quantile_upper(law, tail)
                               : dist::quantile(law, static_cast<double>(std::exp(log_root)));
-  if (!dist::is_discrete(law)) return x;
+  if (dist::is_continuous(law)) return x;
   // Integer laws: the smallest k with F(k)^n >= alpha, by the same evaluation
   // of F^n as max_cdf; Boost's root is only the starting guess (it can be off
   // by one after rounding, and by far more deep in the tails).

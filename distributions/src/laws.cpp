@@ -156,9 +156,14 @@ std::string to_spec(const LoadLaw& law) {
       law);
 }
 
-bool is_discrete(const LoadLaw& law) {
-  return std::holds_alternative<Binomial>(law) || std::holds_alternative<Poisson>(law) ||
-         std::holds_alternative<Constant>(law);
+bool is_continuous(const LoadLaw& law) {
+  return std::holds_alternative<Normal>(law) || std::holds_alternative<Exponential>(law) ||
+         std::holds_alternative<Uniform>(law);
+}
+
+bool is_integer_valued(const LoadLaw& law) {
+  if (const auto* c = std::get_if<Constant>(&law)) return c->value == std::floor(c->value);
+  return std::holds_alternative<Binomial>(law) || std::holds_alternative<Poisson>(law);
 }
 
 double mean(const LoadLaw& law) {

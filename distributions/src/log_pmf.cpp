@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "double_double.hpp"
+#include "lbmc/dist/double_double.hpp"
 
 // No fused multiply-add anywhere in this file (sampler_support.hpp).
 LBMC_SAMPLER_NO_FP_CONTRACT

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "double_double.hpp"
+#include "lbmc/dist/double_double.hpp"
 #include "lbmc/engine/errors.hpp"
 
 // No fused multiply-add anywhere in this file (sampler_support.hpp): the wedge

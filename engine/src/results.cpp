@@ -37,6 +37,10 @@ double normal_critical(double level) {
   return boost::math::quantile(standard, (1.0 + level) / 2.0);
 }
 
+MeanSummary reciprocal(double scale, MeanSummary x) {
+  return {scale / x.mean, scale * x.se / (x.mean * x.mean)};
+}
+
 Estimate normal_estimate(double value, double se, std::int64_t reps, double level) {
   const double half = normal_critical(level) * se;
   return {value, se, value - half, value + half, reps};

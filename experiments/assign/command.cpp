@@ -17,6 +17,7 @@
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/assign.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/report.hpp"
@@ -68,7 +69,7 @@ class AssignCommand final : public Command {
          })) {
       models.push_back(name == "poisson" ? AssignModel::poisson : AssignModel::multinomial);
     }
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
 
     Report report("assign", {"model", "N", "P", "group"}, settings, command_line);
     for (const AssignModel model : models) {
@@ -83,7 +84,7 @@ class AssignCommand final : public Command {
 
  private:
   void run_point(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
-                 const RunSettings& settings, Report& report) {
+                 const RunOptions& settings, Report& report) {
     const std::vector<std::string> params{to_string(model), std::to_string(tasks), std::to_string(processors),
                                           std::to_string(group)};
     const std::int64_t groups = processors / group;
@@ -104,27 +105,22 @@ class AssignCommand final : public Command {
     const char* other_name = other == AssignModel::poisson ? "poisson-model" : "multinomial";
     const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
     const auto L = static_cast<double>(group);
-    const double level = settings.level;
-    auto& table = report.table();
+    engine::PointRows rows(report.table(), params, settings.level);
     const auto& m = s.max_load;
-    table.add(params, "max.mean", engine::normal_estimate(m.mean(), m.mean_se(), m.count(), level),
+    rows.mean("max.mean", m,
               {{"exact", ReferenceKind::exact, exact.mean}, {other_name, ReferenceKind::asymptotic, info.mean}});
-    table.add(params, "max.variance", engine::normal_estimate(m.variance(), m.variance_se(), m.count(), level),
-              {{"exact", ReferenceKind::exact, exact.variance},
-               {other_name, ReferenceKind::asymptotic, info.variance}});
-    // Efficiency λ/E[M/L] = λL/E[M]; delta method: se = λL·se(M̄)/M̄².
-    const double eff = lambda * L / m.mean();
-    table.add(params, "efficiency",
-              engine::normal_estimate(eff, lambda * L * m.mean_se() / (m.mean() * m.mean()), m.count(), level),
-              {{"exact", ReferenceKind::exact, lambda * L / exact.mean},
-               {other_name, ReferenceKind::asymptotic, lambda * L / info.mean}});
+    rows.variance("max.variance", m,
+                  {{"exact", ReferenceKind::exact, exact.variance},
+                   {other_name, ReferenceKind::asymptotic, info.variance}});
+    // Efficiency λ/E[M/L] = λL/E[M], by the delta method.
+    rows.add("efficiency", engine::reciprocal_estimate(lambda * L, engine::mean_estimate(m, settings.level), settings.level),
+             {{"exact", ReferenceKind::exact, lambda * L / exact.mean},
+              {other_name, ReferenceKind::asymptotic, lambda * L / info.mean}});
     if (group > 1) {
-      const auto& u = s.unit_time;
-      table.add(params, "efficiency_unit",
-                engine::normal_estimate(lambda / u.mean(), lambda * u.mean_se() / (u.mean() * u.mean()), u.count(),
-                                        level),
-                {{"exact", ReferenceKind::exact, lambda / exact.unit_time},
-                 {other_name, ReferenceKind::asymptotic, lambda / info.unit_time}});
+      rows.add("efficiency_unit",
+               engine::reciprocal_estimate(lambda, engine::mean_estimate(s.unit_time, settings.level), settings.level),
+               {{"exact", ReferenceKind::exact, lambda / exact.unit_time},
+                {other_name, ReferenceKind::asymptotic, lambda / info.unit_time}});
     }
   }
 
@@ -135,7 +131,7 @@ class AssignCommand final : public Command {
     }
     const double target = parse_option("--target", target_text_, engine::parse_real);
     if (!(target > 0.0 && target < 1.0)) throw engine::InputError(fmt::format("--target: '{}' must be in (0,1)", target_text_));
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
     Report report("assign", {"model", "lambda", "target"}, settings, command_line);
     for (const double lambda : lambdas) {
       const auto p = static_cast<double>(analytic::largest_P_for_efficiency(lambda, target));
@@ -146,7 +142,7 @@ class AssignCommand final : public Command {
   }
 
   static void table_row(Report& report, const std::vector<std::string>& params, double p, double approx) {
-    report.table().add(params, "P_max", {p, 0.0, p, p, 0}, {{"franklin-approx", ReferenceKind::asymptotic, approx}});
+    report.table().add(params, "P_max", engine::exact_value(p), {{"franklin-approx", ReferenceKind::asymptotic, approx}});
   }
 
   std::string n_text_ = "1000";

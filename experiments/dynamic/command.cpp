@@ -96,7 +96,7 @@ class DynamicCommand final : public Command {
 
   int run(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
     Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"}, settings,
                   command_line);
     run_dynamic(options, settings, report);

@@ -13,6 +13,7 @@
 #include "lbmc/analytic/dynamic.hpp"
 #include "lbmc/analytic/harmonic.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/dynamic_command.hpp"
 #include "lbmc/exp/dynamic_search.hpp"
@@ -117,24 +118,22 @@ Estimate mean_estimate(double mean, double se, std::int64_t reps, double leaves,
   return engine::normal_estimate(mean, std::max(se, leaves * 0x1.0p-52 * std::abs(mean)), reps, level);
 }
 
-// η = t1/(p·T̄) with the delta-method se t1·se(T̄)/(p·T̄²).
+// η = t1/(p·T̄) with the delta-method se (efficiency_of).
 Estimate efficiency_estimate(const DynamicModel& m, const Estimate& t, double level) {
-  const double scale = m.t1 / static_cast<double>(m.p);
-  return engine::normal_estimate(scale / t.value, scale * t.se / (t.value * t.value), t.reps, level);
+  const engine::MeanSummary eta = efficiency_of(m, {t.value, t.se});
+  return engine::normal_estimate(eta.mean, eta.se, t.reps, level);
 }
-
-Estimate exact_value(double value) { return {value, 0.0, value, value, 0}; }
 
 // T_p.mean against `t_refs` and the efficiency `eta_name` against `eta_refs`.
 void add_point_rows(const DynamicModel& m, const Estimate& t, const std::vector<Reference>& t_refs,
-                    const std::string& eta_name, const std::vector<Reference>& eta_refs, const RunSettings& settings,
+                    const std::string& eta_name, const std::vector<Reference>& eta_refs, const RunOptions& settings,
                     Report& report) {
   const auto params = params_of(m);
   report.table().add(params, "T_p.mean", t, t_refs);
   report.table().add(params, eta_name, efficiency_estimate(m, t, settings.level), eta_refs);
 }
 
-void run_points(const DynamicOptions& o, const RunSettings& settings, Report& report) {
+void run_points(const DynamicOptions& o, const RunOptions& settings, Report& report) {
   for (const SubtaskModel model : o.models)
     for (const std::int64_t p : o.p)
       for (const double lambda : o.lambda)
@@ -148,7 +147,7 @@ void run_points(const DynamicOptions& o, const RunSettings& settings, Report& re
             const std::string label = label_of(m);
             const DynamicSample s = simulate_dynamic(m, make_plan(settings, label));
             report.record(label, s.run, leaves);
-            report.table().add(params_of(m), "rho", exact_value(rho(m)), {});
+            report.table().add(params_of(m), "rho", engine::exact_value(rho(m)), {});
             const Estimate t = mean_estimate(s.t_p.mean(), s.t_p.mean_se(), s.t_p.count(), leaves, settings.level);
             const PointReferences refs = point_references(m);
             add_point_rows(m, t, refs.t_p, "eta", refs.eta, settings, report);
@@ -157,7 +156,7 @@ void run_points(const DynamicOptions& o, const RunSettings& settings, Report& re
 }
 
 // ν_opt, ρ_opt, η_max and T_p.mean at ν_opt; returns the held-out η.
-EfficiencyEstimate add_optimum_rows(const DynamicModel& base, const NuOptimum& opt, const RunSettings& settings,
+engine::MeanSummary add_optimum_rows(const DynamicModel& base, const NuOptimum& opt, const RunOptions& settings,
                                     Report& report) {
   const double z = engine::normal_critical(settings.level);
   const auto params = params_of(opt.model);
@@ -182,7 +181,7 @@ EfficiencyEstimate add_optimum_rows(const DynamicModel& base, const NuOptimum& o
   return held_out_efficiency(opt);
 }
 
-void run_optimize(const DynamicOptions& o, const RunSettings& settings, Report& report) {
+void run_optimize(const DynamicOptions& o, const RunOptions& settings, Report& report) {
   for (const SubtaskModel model : o.models)
     for (const std::int64_t p : o.p)
       for (const double lambda : o.lambda)
@@ -197,7 +196,7 @@ void run_optimize(const DynamicOptions& o, const RunSettings& settings, Report& 
 
 // Lemma 1: MC of E max of p Exp(1), drawing the p variates while
 // p·reps <= 2e8 (max.mean), else by direct inversion (max.mean_direct).
-void run_lemma1(const DynamicOptions& o, const RunSettings& settings, Report& report) {
+void run_lemma1(const DynamicOptions& o, const RunOptions& settings, Report& report) {
   for (const std::int64_t p : o.p) {
     const std::vector<std::string> params{"exponential", "exponential:1", "", std::to_string(p), "", "", "", "1", ""};
     const Reference log_p{"log-p", ReferenceKind::asymptotic, analytic::lemma1_expected_max_log(p, 1.0)};
@@ -208,12 +207,12 @@ void run_lemma1(const DynamicOptions& o, const RunSettings& settings, Report& re
     const engine::Moments m = simulate_max_exponential(p, direct, make_plan(settings, label), &run);
     report.record(label, run, direct ? 1.0 : static_cast<double>(p));
     report.table().add(params, direct ? "max.mean_direct" : "max.mean",
-                       engine::normal_estimate(m.mean(), m.mean_se(), m.count(), settings.level),
+                       engine::mean_estimate(m, settings.level),
                        {{"harmonic", ReferenceKind::exact, exact}, log_p});
   }
 }
 
-void run_isoefficiency(const DynamicOptions& o, const RunSettings& settings, Report& report) {
+void run_isoefficiency(const DynamicOptions& o, const RunOptions& settings, Report& report) {
   const double kappa = o.kappa.empty() ? 1.0 : o.kappa.front();
   for (const SubtaskModel model : o.models)
     for (const double lambda : o.lambda) {
@@ -256,7 +255,7 @@ void run_isoefficiency(const DynamicOptions& o, const RunSettings& settings, Rep
     }
 }
 
-void run_fanouts(const DynamicOptions& o, const RunSettings& settings, Report& report) {
+void run_fanouts(const DynamicOptions& o, const RunOptions& settings, Report& report) {
   for (const SubtaskModel model : o.models)
     for (const std::int64_t p : o.p)
       for (const double lambda : o.lambda)
@@ -270,9 +269,9 @@ void run_fanouts(const DynamicOptions& o, const RunSettings& settings, Report& r
             const std::string label = label_of(base) + " (nu search)";
             const NuOptimum opt = optimize_nu(base, make_plan(settings, label), settings.level);
             report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
-            const EfficiencyEstimate e = add_optimum_rows(base, opt, settings, report);
-            if (e.value > best_eta) {
-              best_eta = e.value;
+            const engine::MeanSummary e = add_optimum_rows(base, opt, settings, report);
+            if (e.mean > best_eta) {
+              best_eta = e.mean;
               best = d;
             }
           }
@@ -282,7 +281,7 @@ void run_fanouts(const DynamicOptions& o, const RunSettings& settings, Report& r
           auto params = params_of(m);
           params[5] = "";
           const auto pd = static_cast<double>(p);
-          report.table().add(params, "p1_opt", exact_value(static_cast<double>(best)),
+          report.table().add(params, "p1_opt", engine::exact_value(static_cast<double>(best)),
                              {{"theorem4", ReferenceKind::asymptotic, analytic::theorem4_root_degree(pd, 2)},
                               {"equal-degree", ReferenceKind::asymptotic, std::sqrt(pd)}});
         }
@@ -290,7 +289,7 @@ void run_fanouts(const DynamicOptions& o, const RunSettings& settings, Report& r
 
 }  // namespace
 
-void run_dynamic(const DynamicOptions& options, const RunSettings& settings, Report& report) {
+void run_dynamic(const DynamicOptions& options, const RunOptions& settings, Report& report) {
   if (options.lemma1) return run_lemma1(options, settings, report);
   if (options.isoefficiency) return run_isoefficiency(options, settings, report);
   if (options.optimize_fanout) return run_fanouts(options, settings, report);

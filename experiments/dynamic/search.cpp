@@ -120,10 +120,10 @@ std::vector<NuPoint> evaluate_grid(const DynamicModel& base, const std::vector<d
   std::vector<NuPoint> points(k);
   std::size_t best = 0;
   for (std::size_t j = 0; j < k; ++j) {
-    const double m = s.mean[j];
+    const engine::MeanSummary eta = efficiency_of(base, {s.mean[j], s.se(j)});
     points[j].nu = grid[j];
-    points[j].eta = scale / m;
-    points[j].se = scale * s.se(j) / (m * m);
+    points[j].eta = eta.mean;
+    points[j].se = eta.se;
     if (points[j].eta > points[best].eta) best = j;
   }
   // d η_j = −(t1/p)/m_j² d m_j: Var(η_b − η_j) = g_b² V_bb + g_j² V_jj − 2 g_b g_j V_bj.
@@ -244,10 +244,8 @@ NuOptimum optimize_nu(const DynamicModel& base, const engine::RunPlan& plan, dou
   return result;
 }
 
-EfficiencyEstimate held_out_efficiency(const NuOptimum& optimum) {
-  const engine::Estimate& t = optimum.t_p;
-  const double scale = optimum.model.t1 / static_cast<double>(optimum.model.p);
-  return {scale / t.value, scale * t.se / (t.value * t.value)};
+engine::MeanSummary held_out_efficiency(const NuOptimum& optimum) {
+  return efficiency_of(optimum.model, {optimum.t_p.value, optimum.t_p.se});
 }
 
 IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, double tol, const engine::RunPlan& plan,
@@ -263,13 +261,13 @@ IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, doubl
   double lo = base.t1, hi = base.t1;
   NuOptimum opt_hi = at(hi);
   NuOptimum opt_lo = opt_hi;
-  if (held_out_efficiency(opt_hi).value >= eta0) {
+  if (held_out_efficiency(opt_hi).mean >= eta0) {
     do {
       hi = lo;
       opt_hi = opt_lo;
       lo /= 2.0;
       opt_lo = at(lo);
-    } while (held_out_efficiency(opt_lo).value >= eta0 && lo > 1e-300);
+    } while (held_out_efficiency(opt_lo).mean >= eta0 && lo > 1e-300);
   } else {
     do {
       lo = hi;
@@ -277,12 +275,12 @@ IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, doubl
       hi *= 2.0;
       if (result.evaluations > 60) throw engine::RuntimeFailure("isoefficiency: no t1 reaches the target");
       opt_hi = at(hi);
-    } while (held_out_efficiency(opt_hi).value < eta0);
+    } while (held_out_efficiency(opt_hi).mean < eta0);
   }
   while (hi / lo > 1.0 + tol) {
     const double mid = std::sqrt(lo * hi);
     NuOptimum opt = at(mid);
-    if (held_out_efficiency(opt).value >= eta0) {
+    if (held_out_efficiency(opt).mean >= eta0) {
       hi = mid;
       opt_hi = std::move(opt);
     } else {
@@ -290,9 +288,9 @@ IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, doubl
       opt_lo = std::move(opt);
     }
   }
-  const EfficiencyEstimate e_hi = held_out_efficiency(opt_hi);
-  const EfficiencyEstimate e_lo = held_out_efficiency(opt_lo);
-  const double slope = (e_hi.value - e_lo.value) / std::log(hi / lo);
+  const engine::MeanSummary e_hi = held_out_efficiency(opt_hi);
+  const engine::MeanSummary e_lo = held_out_efficiency(opt_lo);
+  const double slope = (e_hi.mean - e_lo.mean) / std::log(hi / lo);
   result.t1 = hi;
   result.log_t1_se = slope > 0.0 ? e_hi.se / slope : std::numeric_limits<double>::infinity();
   result.optimum = std::move(opt_hi);

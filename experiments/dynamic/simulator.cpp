@@ -279,8 +279,8 @@ void DynamicSample::merge(const DynamicSample& other) {
   subtasks.merge(other.subtasks);
 }
 
-double efficiency(const DynamicModel& model, const DynamicSample& sample) {
-  return model.t1 / (static_cast<double>(model.p) * sample.t_p.mean());
+engine::MeanSummary efficiency_of(const DynamicModel& model, engine::MeanSummary t) {
+  return engine::reciprocal(model.t1 / static_cast<double>(model.p), t);
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/maxload.hpp"
 #include "lbmc/exp/report.hpp"
@@ -111,8 +112,6 @@ MaxLoadReferences references_for(const MaxLoadPoint& point, const std::vector<do
   return refs;
 }
 
-std::string level_name(double alpha) { return fmt::format("q{}", alpha); }
-
 class MaxLoadCommand final : public Command {
  public:
   const char* name() const override { return "maxload"; }
@@ -145,7 +144,7 @@ class MaxLoadCommand final : public Command {
     if (method_text_ != "auto" && method_text_ != "brute" && method_text_ != "direct") {
       throw engine::InputError(fmt::format("--method: '{}' is not brute, direct or auto", method_text_));
     }
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
 
     Report report("maxload", {"dist", "n", "method"}, settings, command_line);
     for (const auto& law : laws) {
@@ -155,7 +154,7 @@ class MaxLoadCommand final : public Command {
   }
 
  private:
-  void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const RunSettings& settings,
+  void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const RunOptions& settings,
                  Report& report) {
     const std::string spec = dist::to_spec(point.law);
     const MaxMethod method = method_text_ == "brute"    ? MaxMethod::brute
@@ -170,16 +169,10 @@ class MaxLoadCommand final : public Command {
     const MaxLoadSample total = simulate_max_load(point.law, point.n, plan, method);
     // Variates drawn per replication: n loads, or the one maximum.
     report.record(label, total.run, method == MaxMethod::direct ? 1.0 : static_cast<double>(point.n));
-    const engine::Moments& m = total.moments;
-    const std::int64_t reps = m.count();
-    auto& table = report.table();
-    table.add(params, "mean", engine::normal_estimate(m.mean(), m.mean_se(), reps, settings.level), refs.mean);
-    table.add(params, "variance", engine::normal_estimate(m.variance(), m.variance_se(), reps, settings.level),
-              refs.variance);
-    for (std::size_t i = 0; i < alphas.size(); ++i) {
-      const auto q = total.quantiles.quantile(alphas[i], settings.level);
-      table.add(params, level_name(alphas[i]), {q.value, q.se, q.low, q.high, reps}, refs.quantiles[i]);
-    }
+    engine::PointRows rows(report.table(), params, settings.level);
+    rows.mean("mean", total.moments, refs.mean);
+    rows.variance("variance", total.moments, refs.variance);
+    for (std::size_t i = 0; i < alphas.size(); ++i) rows.quantile("", total.quantiles, alphas[i], refs.quantiles[i]);
   }
 
   std::vector<std::string> dists_{"normal:0,1"};

@@ -31,7 +31,7 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
     point_ = dist::mean(law);
     return;
   }
-  if (!dist::is_discrete(law)) return;
+  if (dist::is_continuous(law)) return;
   kind_ = Kind::table;
   // [lo, hi]: P(Z < lo) < 2^-64 and P(Z > hi) < 2^-64.
   double lo = analytic::max_quantile(law, n, kNegligible);
@@ -113,7 +113,7 @@ void DirectMaxSampler::fill(engine::Generator& gen, std::span<double> out) const
 }
 
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {
-  if (dist::is_discrete(law)) return n >= 2 ? MaxMethod::direct : MaxMethod::brute;
+  if (!dist::is_continuous(law)) return n >= 2 ? MaxMethod::direct : MaxMethod::brute;
   return n >= kDirectContinuousMinN ? MaxMethod::direct : MaxMethod::brute;
 }
 

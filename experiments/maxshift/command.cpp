@@ -22,6 +22,7 @@
 #include "lbmc/engine/ks_distance.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/output_file.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/maxshift.hpp"
@@ -32,7 +33,6 @@
 namespace lbmc::exp {
 namespace {
 
-using engine::Estimate;
 using engine::Reference;
 using engine::ReferenceKind;
 
@@ -49,12 +49,6 @@ struct LimitReference {
 
 constexpr LimitReference<analytic::BridgeMaximum> kWPrime{"W'", "bridge-limit", "bridge-corrected", {}};
 constexpr LimitReference<analytic::Kolmogorov> kDPrime{"D'", "kolmogorov-limit", "kolmogorov-corrected", {}};
-
-bool continuous(const dist::LoadLaw& law) { return !dist::is_discrete(law); }
-
-Estimate mean_estimate(const engine::Moments& m, double level) {
-  return engine::normal_estimate(m.mean(), m.mean_se(), m.count(), level);
-}
 
 class MaxShiftCommand final : public Command {
  public:
@@ -82,7 +76,7 @@ class MaxShiftCommand final : public Command {
     });
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 2); });
     const auto alphas = parse_levels("--alpha", alpha_text_);
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
     std::optional<engine::OutputFile> cov_file;
     if (!cov_path_.empty()) {
       const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
@@ -107,24 +101,23 @@ class MaxShiftCommand final : public Command {
 
  private:
   void run_point(const dist::LoadLaw& law, std::int64_t n, const std::vector<double>& alphas,
-                 const RunSettings& settings, Report& report, std::string* cov_csv) {
+                 const RunOptions& settings, Report& report, std::string* cov_csv) {
     const std::string spec = dist::to_spec(law);
     const std::vector<std::string> params{spec, std::to_string(n)};
     const std::string label = fmt::format("maxshift dist={} n={}", spec, n);
     const MaxShiftSample s = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, label));
     report.record(label, s.run, static_cast<double>(n));
-    auto& table = report.table();
-    const double level = settings.level;
+    engine::PointRows rows(report.table(), params, settings.level);
 
     std::vector<Reference> w_mean_refs;
     if (std::holds_alternative<dist::Normal>(law)) {
       w_mean_refs.push_back({"spitzer", ReferenceKind::exact, analytic::spitzer_bridge_mean_normal(n)});
     }
-    add_variable(table, params, kWPrime, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, level, w_mean_refs);
+    add_variable(rows, kWPrime, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, w_mean_refs);
     std::vector<Reference> zero_refs;
-    if (continuous(law)) zero_refs.push_back({"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)});
-    table.add(params, "W'.p_zero", mean_estimate(s.w_zero, level), zero_refs);
-    add_variable(table, params, kDPrime, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, level, {});
+    if (dist::is_continuous(law)) zero_refs.push_back({"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)});
+    rows.mean("W'.p_zero", s.w_zero, zero_refs);
+    add_variable(rows, kDPrime, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, {});
 
     std::vector<Reference> d_refs;
     const double mu = dist::mean(law);
@@ -134,33 +127,32 @@ class MaxShiftCommand final : public Command {
       const double two_sided = analytic::cdf(boost::math::complement(analytic::Kolmogorov{}, y));  // 1 − K(y)
       d_refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, two_sided});
     }
-    table.add(params, "D.p_ge_1", mean_estimate(s.d_ge_1, level), d_refs);
+    rows.mean("D.p_ge_1", s.d_ge_1, d_refs);
     if (s.max_rshift.count() > 0) {
-      table.add(params, "Max_R_Shift.mean", mean_estimate(s.max_rshift, level), {});
-      table.add(params, "Max_L_Shift.mean", mean_estimate(s.max_lshift, level), {});
+      rows.mean("Max_R_Shift.mean", s.max_rshift);
+      rows.mean("Max_L_Shift.mean", s.max_lshift);
     }
-    if (cov_csv != nullptr) add_covariance(table, params, law, n, *s.covariance, *cov_csv);
+    if (cov_csv != nullptr) add_covariance(rows, law, n, *s.covariance, *cov_csv);
   }
 
   template <class Law>
-  static void add_variable(engine::ResultTable& table, const std::vector<std::string>& params,
-                           const LimitReference<Law>& ref, std::int64_t n, const engine::Moments& value,
-                           const engine::Moments& square, const engine::QuantileStore& values,
-                           const std::vector<double>& alphas, double level, std::vector<Reference> mean_refs) {
+  static void add_variable(engine::PointRows& rows, const LimitReference<Law>& ref, std::int64_t n,
+                           const engine::Moments& value, const engine::Moments& square,
+                           const engine::QuantileStore& values, const std::vector<double>& alphas,
+                           std::vector<Reference> mean_refs) {
     const std::string var = ref.variable;
     const Law& limit = ref.law;
     const analytic::Shifted<Law> corrected = analytic::monitoring_corrected(limit, n);
     mean_refs.push_back({ref.limit_name, ReferenceKind::asymptotic, analytic::mean(limit)});
     mean_refs.push_back({ref.corrected_name, ReferenceKind::corrected, analytic::mean(corrected)});
-    table.add(params, var + ".mean", mean_estimate(value, level), mean_refs);
-    table.add(params, var + ".second_moment", mean_estimate(square, level),
+    rows.mean(var + ".mean", value, mean_refs);
+    rows.mean(var + ".second_moment", square,
               {{ref.limit_name, ReferenceKind::asymptotic, analytic::second_moment(limit)},
                {ref.corrected_name, ReferenceKind::corrected, analytic::second_moment(corrected)}});
     for (double alpha : alphas) {
-      const auto q = values.quantile(alpha, level);
-      table.add(params, fmt::format("{}.q{}", var, alpha), {q.value, q.se, q.low, q.high, values.count()},
-                {{ref.limit_name, ReferenceKind::asymptotic, analytic::quantile(limit, alpha)},
-                 {ref.corrected_name, ReferenceKind::corrected, analytic::quantile(corrected, alpha)}});
+      rows.quantile(var, values, alpha,
+                    {{ref.limit_name, ReferenceKind::asymptotic, analytic::quantile(limit, alpha)},
+                     {ref.corrected_name, ReferenceKind::corrected, analytic::quantile(corrected, alpha)}});
     }
     if (values.exact()) {
       // KS distance to each law; its se is the expected distance under the
@@ -171,15 +163,15 @@ class MaxShiftCommand final : public Command {
       const double limit_ks = engine::ks_distance(sorted, [&](double x) { return analytic::cdf(limit, x); });
       const double corrected_ks =
           engine::ks_distance(sorted, [&](double x) { return analytic::cdf(corrected, x); });
-      table.add(params, var + ".ks", engine::normal_estimate(limit_ks, se, values.count(), level),
-                {{ref.limit_name, ReferenceKind::asymptotic, 0.0}});
-      table.add(params, var + ".ks", engine::normal_estimate(corrected_ks, se, values.count(), level),
-                {{ref.corrected_name, ReferenceKind::corrected, 0.0}});
+      rows.add(var + ".ks", engine::normal_estimate(limit_ks, se, values.count(), rows.level()),
+               {{ref.limit_name, ReferenceKind::asymptotic, 0.0}});
+      rows.add(var + ".ks", engine::normal_estimate(corrected_ks, se, values.count(), rows.level()),
+               {{ref.corrected_name, ReferenceKind::corrected, 0.0}});
     }
   }
 
-  static void add_covariance(engine::ResultTable& table, const std::vector<std::string>& params,
-                             const dist::LoadLaw& law, std::int64_t n, const BridgeCovariance& cov, std::string& csv) {
+  static void add_covariance(engine::PointRows& rows, const dist::LoadLaw& law, std::int64_t n,
+                             const BridgeCovariance& cov, std::string& csv) {
     const Eigen::MatrixXd c = cov.covariance();
     const double sigma = dist::standard_deviation(law);
     double max_abs = 0.0;
@@ -190,12 +182,12 @@ class MaxShiftCommand final : public Command {
         const double estimate = c(k - 1, l - 1);
         max_abs = std::max(max_abs, std::abs(estimate - exact));
         if (exact != 0.0) max_rel = std::max(max_rel, std::abs(estimate - exact) / std::abs(exact));
-        csv += fmt::format("{},{},{},{},{},{}\n", engine::csv_field(params[0]), n, k, l, engine::format_number(estimate),
+        csv += fmt::format("{},{},{},{},{},{}\n", engine::csv_field(rows.params()[0]), n, k, l, engine::format_number(estimate),
                            engine::format_number(exact));
       }
     }
-    table.add(params, "V.cov_max_abs_error", {max_abs, 0.0, max_abs, max_abs, cov.count}, {});
-    table.add(params, "V.cov_max_rel_error", {max_rel, 0.0, max_rel, max_rel, cov.count}, {});
+    rows.add("V.cov_max_abs_error", engine::exact_value(max_abs, cov.count));
+    rows.add("V.cov_max_rel_error", engine::exact_value(max_rel, cov.count));
   }
 
   std::vector<std::string> dists_{"normal:0,1"};

@@ -303,7 +303,7 @@ MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool
                                   engine::RunPlan plan) {
   plan.block_reps = engine::block_size_for(covariance ? n * n : n);
   const double sigma = dist::standard_deviation(law);
-  const bool integer_loads = std::holds_alternative<dist::Binomial>(law) || std::holds_alternative<dist::Poisson>(law);
+  const bool integer_loads = dist::is_integer_valued(law);
   MaxShiftSample sample;
   // W' and D' of a fixed-length run are all kept (up to the stores' cap):
   // room for them up front spares the copies of growing buffers.

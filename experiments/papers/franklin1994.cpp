@@ -37,8 +37,8 @@ double lambda_of(std::int64_t tasks, std::int64_t processors) {
 
 // Which model's efficiency rounds to the printed value.
 std::string matching_models(const std::string& printed, double poisson, double multinomial) {
-  const bool p = classify(printed, poisson) == "reproduced";
-  const bool m = classify(printed, multinomial) == "reproduced";
+  const bool p = classify(printed, poisson) == ClaimVerdict::reproduced;
+  const bool m = classify(printed, multinomial) == ClaimVerdict::reproduced;
   if (p && m) return "both models round to it";
   if (p) return "only the Poisson model rounds to it";
   if (m) return "only the multinomial rounds to it";

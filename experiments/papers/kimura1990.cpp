@@ -33,8 +33,8 @@ double rel(double a, double b) { return (a - b) / std::abs(b); }
 // Verdict of an asymptotic formula for η against the exact (or simulated)
 // value: reproduced within 1%, else asymptotic-only (the formulas are limits
 // as p → ∞; the notes say how far off they are and why).
-std::string formula_verdict(double ours, double formula) {
-  return std::abs(rel(formula, ours)) <= 0.01 ? "reproduced" : "asymptotic-only";
+ClaimVerdict formula_verdict(double ours, double formula) {
+  return std::abs(rel(formula, ours)) <= 0.01 ? ClaimVerdict::reproduced : ClaimVerdict::asymptotic_only;
 }
 
 struct Mc {
@@ -86,7 +86,7 @@ void lemma1(const ReproduceContext& ctx, std::vector<Claim>& claims) {
     const double paper = analytic::lemma1_expected_max_log(p, 1.0);
     const bool direct = p > 10000;
     const auto m = simulate_max_exponential(p, direct, ctx.plan(id, direct ? 20000 : std::min<std::int64_t>(20000, 20'000'000 / p)));
-    claims.push_back({"", id, "Lemma 1, eq. (1), σ = 1", "σ·log p", exact, m.mean(), m.mean_se(), "asymptotic-only",
+    claims.push_back({"", id, "Lemma 1, eq. (1), σ = 1", "σ·log p", exact, m.mean(), m.mean_se(), ClaimVerdict::asymptotic_only,
                       fmt::format("E max = σH_p exactly (= {:.6f}); σ ln p = {:.6f}, off by {:.4f} (ratio {:.4f}). The "
                                   "difference tends to Euler's γ = 0.5772, not 0: the formula holds as a ratio only.{}",
                                   exact, paper, exact - paper, p > 1 ? exact / paper : 0.0,
@@ -99,11 +99,11 @@ void lemma1(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   engine::run_replications(plan, ResidualKernel{}, r);
   claims.push_back({"", "lemma1-residual-mean", "Lemma 1, E(X − a | X ≥ a), σ = 1, a = 1.5", "σ", 1.0,
                     r.first.mean(), r.first.mean_se(),
-                    std::abs(r.first.mean() - 1.0) <= 4.0 * r.first.mean_se() ? "reproduced" : "differs",
+                    std::abs(r.first.mean() - 1.0) <= 4.0 * r.first.mean_se() ? ClaimVerdict::reproduced : ClaimVerdict::differs,
                     "Memorylessness: exactly σ for every a >= 0; the MC mean agrees within its se."});
   claims.push_back({"", "lemma1-residual-second-moment", "Lemma 1, E((X − a)² | X ≥ a), σ = 1, a = 1.5", "2σ²", 2.0,
                     r.second.mean(), r.second.mean_se(),
-                    std::abs(r.second.mean() - 2.0) <= 4.0 * r.second.mean_se() ? "reproduced" : "differs",
+                    std::abs(r.second.mean() - 2.0) <= 4.0 * r.second.mean_se() ? ClaimVerdict::reproduced : ClaimVerdict::differs,
                     "Exactly 2σ² (the second moment of Exp(σ))."});
 }
 
@@ -127,7 +127,7 @@ void appendix(std::vector<Claim>& claims) {
   claims.push_back(
       {"", "appendix-expansion-p10", "Appendix A, expansion of E max at p = 10",
        "C + 2 + log(p+1) − 1/(2(p+1)) − ∫ 2t/(t²+(p+1)²)·dt/(e^{2t} − 1)", exact, std::nullopt, std::nullopt,
-       "differs",
+       ClaimVerdict::differs,
        fmt::format("E max = γ + ψ(p+1) = H_p = {:.12f}. The expansion as printed gives {:.6f}: the '+2' does not "
                    "belong there, and Binet's formula for ψ has e^(2πt), not e^(2t), in the kernel; with both "
                    "corrected it gives {:.12f}. The conclusion (the last term lies in (−1/(2(p+1)), 0), so E max ≃ "
@@ -142,10 +142,10 @@ void proposition1(const ReproduceContext& ctx, std::vector<Claim>& claims) {
     const auto opt = analytic::deterministic_optimum(p, t1, 1.0);
     const double formula = 1.0 / analytic::proposition1_inverse_max_efficiency(p, t1, 1.0);
     const NuOptimum found = optimize_nu({SubtaskModel::deterministic, p, t1, 1.0, 1.0}, ctx.plan(id, 200), ctx.level);
-    const double mc = held_out_efficiency(found).value;
+    const double mc = held_out_efficiency(found).mean;
     claims.push_back(
         {"", id, fmt::format("Proposition 1, deterministic, p = {}, λ = 1, t1 = 4p² ln p", p), "1/η_max ≃ 1 + p²/(λt1)",
-         opt.efficiency, mc, 0.0, std::abs(rel(formula, opt.efficiency)) < 1e-12 ? "reproduced" : "differs",
+         opt.efficiency, mc, 0.0, std::abs(rel(formula, opt.efficiency)) < 1e-12 ? ClaimVerdict::reproduced : ClaimVerdict::differs,
          fmt::format("Exact η_max over integer ν = {:.9f}, the formula {:.9f}: equal. For λt1 >= p² the formula is "
                      "exact, not only asymptotic: ν = kp with ρ >= 1 gives T_p = t1/p + p/λ, any other ν with ρ > 1 "
                      "is worse by (p − j)(ρ − 1)/λ (ν = (k−1)p + j), and ρ <= 1 gives ν/λ + t1/ν, increasing past "
@@ -196,7 +196,7 @@ void theorem1(const ReproduceContext& ctx, std::vector<Claim>& claims) {
     const std::string id = fmt::format("theorem1-ii-eta-max-p{}", p);
     const double t1 = t1_kappa(p, 4.0);
     const NuOptimum opt = optimize_nu({SubtaskModel::exponential, p, t1, 1.0, 1.0}, ctx.plan(id, 4000), ctx.level);
-    const EfficiencyEstimate eta = held_out_efficiency(opt);
+    const engine::MeanSummary eta = held_out_efficiency(opt);
     const double by_log = 1.0 / analytic::theorem1_inverse_efficiency_bound(p, t1, 1.0, LogTerm::natural_log);
     const double by_h = 1.0 / analytic::theorem1_inverse_efficiency_bound(p, t1, 1.0, LogTerm::harmonic);
     std::optional<double> exact;
@@ -204,15 +204,15 @@ void theorem1(const ReproduceContext& ctx, std::vector<Claim>& claims) {
       exact = t1 / (static_cast<double>(p) * analytic::exponential_mean_completion_time({p, t1, opt.nu, 1.0}));
     claims.push_back(
         {"", id, fmt::format("Theorem 1 (ii), η_max, exponential, p = {}, t1 = 4p² ln p", p),
-         "1/η_max ≃ 1 + p² log p/(λt1) (ρ ≃ 1)", exact, eta.value, eta.se,
-         formula_verdict(eta.value, by_log),
+         "1/η_max ≃ 1 + p² log p/(λt1) (ρ ≃ 1)", exact, eta.mean, eta.se,
+         formula_verdict(eta.mean, by_log),
          fmt::format("ν search with common random numbers: ν_opt = {:.4g} (within noise: [{:.4g}, {:.4g}]), ρ_opt = "
                      "{:.3f}; η_max = {:.4f} ± {:.4f} from independent replications{}. Formula with ln p: {:.4f} "
                      "({:+.1f}%), with H_p: {:.4f} ({:+.1f}%). The optimum sits at ρ ≈ 1 as the paper says; the "
                      "H_p form is the accurate one at these p.",
-                     opt.nu, opt.nu_low, opt.nu_high, rho(opt.model), eta.value, eta.se,
+                     opt.nu, opt.nu_low, opt.nu_high, rho(opt.model), eta.mean, eta.se,
                      exact ? fmt::format(" (exact at ν_opt {:.4f})", *exact) : std::string(), by_log,
-                     100.0 * rel(by_log, eta.value), by_h, 100.0 * rel(by_h, eta.value))});
+                     100.0 * rel(by_log, eta.mean), by_h, 100.0 * rel(by_h, eta.mean))});
   }
 }
 
@@ -226,7 +226,7 @@ void theorem2_corollary1(const ReproduceContext& ctx, std::vector<Claim>& claims
     const Mc mc = simulated_efficiency(ctx, "theorem2-uniform-p16", m, 20000);
     claims.push_back({"", "theorem2-uniform-p16", "Theorem 2, uniform R on [0, 2/μ], p = 16, ρ ≈ 2, c = 1",
                       "1/η ≤ 1 + ρp²(log p + c)/(λt1)", bound, mc.value, mc.se,
-                      mc.value + 4.0 * mc.se >= bound ? "reproduced" : "differs",
+                      mc.value + 4.0 * mc.se >= bound ? ClaimVerdict::reproduced : ClaimVerdict::differs,
                       fmt::format("Simulated η = {:.4f} ± {:.4f} respects the bound η >= {:.4f} with c = 1 (the "
                                   "smallest c with H_p <= ln p + c for all p). The uniform law's residual mean never "
                                   "exceeds 1/μ, so it does better than the exponential worst case.",
@@ -242,7 +242,7 @@ void theorem2_corollary1(const ReproduceContext& ctx, std::vector<Claim>& claims
     const Mc mc = simulated_efficiency(ctx, id, {model, p, t1, nu, 1.0}, 20000);
     claims.push_back({"", id,
                       fmt::format("Corollary 1, {} model, p = 16, ε = 0.25, ρ = 1.5, c = 1", to_string(model)),
-                      "η ≥ 1 − ε", 1.0 - eps, mc.value, mc.se, mc.value + 4.0 * mc.se >= 1.0 - eps ? "reproduced" : "differs",
+                      "η ≥ 1 − ε", 1.0 - eps, mc.value, mc.se, mc.value + 4.0 * mc.se >= 1.0 - eps ? ClaimVerdict::reproduced : ClaimVerdict::differs,
                       fmt::format("t1 = (1/ε)ρp²(ln p + c)/λ = {:.1f}, ν = p(ln p + c)/ε = {}: simulated η = {:.4f} ± "
                                   "{:.4f} >= 1 − ε = {}. The corollary needs ρ > 1 (Theorem 2's regime).",
                                   t1, nu, mc.value, mc.se, 1.0 - eps)});
@@ -261,12 +261,12 @@ void theorem3(const ReproduceContext& ctx, std::vector<Claim>& claims) {
     a = next_a;
   }
   claims.push_back({"", "theorem3-equation4", "Theorem 3, proof, equation (4)", "α_ℓ = (ℓ+1)/ℓ, β_ℓ = (ℓ+1)/2",
-                    std::nullopt, std::nullopt, std::nullopt, solves ? "reproduced" : "differs",
+                    std::nullopt, std::nullopt, std::nullopt, solves ? ClaimVerdict::reproduced : ClaimVerdict::differs,
                     "α_{ℓ+1} = 2 − 1/α_ℓ, β_{ℓ+1} = 1 + β_ℓ/α_ℓ from α_1 = 2, β_1 = 1 give (ℓ+1)/ℓ and (ℓ+1)/2 "
                     "exactly (checked for ℓ = 1..6)."});
   claims.push_back({"", "theorem3-statement", "Theorem 3, statement",
                     "t1 ≥ (c/λ)·p^((ℓ+1)/ε)·(log p)^((ℓ+1)/ε) ⇒ η_max ≥ 1 − ε", std::nullopt, std::nullopt,
-                    std::nullopt, "differs",
+                    std::nullopt, ClaimVerdict::differs,
                     "The exponents as printed ((ℓ+1)/ε on both factors) do not match the proof, which gives "
                     "τ_ℓ(p) ~ (1/λ)p^((ℓ+1)/ℓ)(log p)^((ℓ+1)/2) (equation 4); read as a typesetting error."});
   // Two-level trees: a root degree at least the leaf degree (Theorem 4).
@@ -291,7 +291,7 @@ void theorem3(const ReproduceContext& ctx, std::vector<Claim>& claims) {
         {"", fmt::format("theorem3-alpha-l{}", levels), fmt::format("Theorem 3, α_{}, exponential model, η₀ = 0.8", levels),
          fmt::format("α_{} = {}", levels, levels == 1 ? "2" : "3/2"), alpha, fit.alpha_fixed_beta,
          fit.alpha_fixed_beta_se,
-         std::abs(fit.alpha_fixed_beta - alpha) <= 2.0 * fit.alpha_fixed_beta_se ? "reproduced" : "asymptotic-only",
+         std::abs(fit.alpha_fixed_beta - alpha) <= 2.0 * fit.alpha_fixed_beta_se ? ClaimVerdict::reproduced : ClaimVerdict::asymptotic_only,
          fmt::format("Isoefficiency t1 at p = 4, 16, 64 ({}) = {:.4g}, {:.4g}, {:.4g} (bisection to 10%, 500 "
                      "replications a point, common random numbers); fit of ln t1 − β_{} ln ln p = c + α ln p with "
                      "β fixed at the theory's {}: α = {:.3f} ± {:.3f}. Three points over a 16-fold range of p cannot "
@@ -314,11 +314,11 @@ void theorem4(const ReproduceContext& ctx, std::vector<Claim>& claims) {
     DynamicModel base{SubtaskModel::exponential, p, t1, 1.0, 1.0};
     base.fanout = {d, p / d};
     const NuOptimum opt = optimize_nu(base, ctx.plan(fmt::format("theorem4-p64-d{}", d), 1000), ctx.level);
-    const EfficiencyEstimate e = held_out_efficiency(opt);
-    table += fmt::format("{}{}x{}: {:.4f} ± {:.4f}", table.empty() ? "" : "; ", d, p / d, e.value, e.se);
-    if (d == 8) equal_eta = e.value;
-    if (e.value > best_eta) {
-      best_eta = e.value;
+    const engine::MeanSummary e = held_out_efficiency(opt);
+    table += fmt::format("{}{}x{}: {:.4f} ± {:.4f}", table.empty() ? "" : "; ", d, p / d, e.mean, e.se);
+    if (d == 8) equal_eta = e.mean;
+    if (e.mean > best_eta) {
+      best_eta = e.mean;
       best = d;
     }
   }
@@ -326,7 +326,7 @@ void theorem4(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   claims.push_back(
       {"", "theorem4-root-degree-p64", "Theorem 4, two levels, p = 64, exponential, t1 = 4(p ln p)^1.5",
        "root degree = O(p^(1/2)·(log p)^((ℓ−1)/2))", std::nullopt, static_cast<double>(best), std::nullopt,
-       best > 8 ? "reproduced" : "differs",
+       best > 8 ? ClaimVerdict::reproduced : ClaimVerdict::differs,
        fmt::format("η_max by root degree (ν searched per tree; inner ν at ρ = 1): {}. The best root degree is {} "
                    "against the equal-degree tree's 8 (η_max {:.4f} vs {:.4f}): a larger root fan-out is better, as "
                    "the theorem says. The proof's p^(1/(ℓ+1))(log p)^(1/ℓ) with ℓ = 1 gives √p·ln p = {:.1f} "

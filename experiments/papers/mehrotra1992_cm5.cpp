@@ -27,9 +27,9 @@ constexpr double kPhi = 0.5e-6;
 constexpr double kFlops = 5e6;  // "a peak performance of 5 MFlops"
 
 Claim exact_claim(std::string id, std::string location, std::string printed, double exact, std::string note) {
-  std::string verdict = classify(printed, exact);
+  const ClaimVerdict verdict = classify(printed, exact);
   return {"", std::move(id), std::move(location), std::move(printed), exact, std::nullopt, std::nullopt,
-          std::move(verdict), std::move(note)};
+          verdict, std::move(note)};
 }
 
 }  // namespace
@@ -139,7 +139,7 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
   const double one_side = s.one_per_side.mean();
   claims.push_back(
       {"", "cm5-one-packet-each-side", "§5: at most one packet on each side in most practical cases", "≤ 1 each side",
-       std::nullopt, one_side, s.one_per_side.mean_se(), one_side >= 0.95 ? "reproduced" : "differs",
+       std::nullopt, one_side, s.one_per_side.mean_se(), one_side >= 0.95 ? ClaimVerdict::reproduced : ClaimVerdict::differs,
        fmt::format("Fraction of replications of the §4 example in which every processor sends at most one packet "
                    "to each side: {:.4f}; the mean of the largest number any processor sends is {:.4f}, of "
                    "Max_L_Shift {:.4f} and Max_R_Shift {:.4f}. The largest packet is {:.3f} X̄ on average; no "

@@ -24,8 +24,8 @@ const dist::LoadLaw kStandardNormal = dist::Normal{0.0, 1.0};
 
 // Verdict for a printed formula that is exact: reproduced when the
 // simulation agrees with it within 4 standard errors.
-std::string exact_formula_verdict(double exact, double mc, double se) {
-  return std::abs(mc - exact) <= 4.0 * se ? "reproduced" : "differs";
+ClaimVerdict exact_formula_verdict(double exact, double mc, double se) {
+  return std::abs(mc - exact) <= 4.0 * se ? ClaimVerdict::reproduced : ClaimVerdict::differs;
 }
 
 // P(|V_k|/σ > x) for n standard normal loads, by simulation.
@@ -179,7 +179,7 @@ void small_shift_probability(const ReproduceContext& ctx, std::vector<Claim>& cl
                                      : "the bound is exceeded";
     claims.push_back(
         {"", id, "§3, P(D ≥ 1) ≤ 1/n^k when μ ≥ σ√(k n ln n/2)", "1/n^k", std::nullopt, p, se,
-         holds ? "reproduced" : "differs",
+         holds ? ClaimVerdict::reproduced : ClaimVerdict::differs,
          fmt::format("binomial:{},0.5 loads (the smallest M meeting the condition), n = {}, k = {}: simulated "
                      "P(D ≥ 1) = {:.3g} ± {:.2g} against the bound {:.3g}: {}. The paper applies the one-sided "
                      "tail e^(−2y²) of W* to the two-sided D; at y = μ/(σ√n) = {:.3f} the two-sided limit "

@@ -68,7 +68,7 @@ std::vector<Claim> salmon_claims(const ReproduceContext& ctx) {
     const double p = sample.l_values.fraction_at_most(4.6);
     const double reps = static_cast<double>(sample.l.count());
     claims.push_back(
-        {"", "confidence-of-4.6", kLocation, "0.99", confidence, p, std::sqrt(p * (1.0 - p) / reps), "differs",
+        {"", "confidence-of-4.6", kLocation, "0.99", confidence, p, std::sqrt(p * (1.0 - p) / reps), ClaimVerdict::differs,
          fmt::format("Under the exact normal law the printed constant 4.6 is exceeded with probability "
                      "1 − Φ(4.6)^1000 = {:.2e}, not 1 − c = 0.01: the printed l_99% is the quantile at confidence "
                      "{:.5f}. (The schema would call 0.998 vs 0.99 one digit off; the tail probabilities differ by "

@@ -23,6 +23,7 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/rebalance_cost.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/rebalance.hpp"
 #include "lbmc/exp/report.hpp"
@@ -33,10 +34,6 @@ namespace {
 using engine::Estimate;
 using engine::Reference;
 using engine::ReferenceKind;
-
-Estimate mean_estimate(const engine::Moments& m, double level) {
-  return engine::normal_estimate(m.mean(), m.mean_se(), m.count(), level);
-}
 
 std::vector<Approach> parse_approaches(const std::string& text) {
   std::vector<std::string> names;
@@ -58,10 +55,8 @@ double parse_cost(const char* option, const std::string& text) {
 }
 
 const char* integer_counts(const dist::LoadLaw& law) {
-  if (const auto* c = std::get_if<dist::Constant>(&law)) {
-    return c->value >= 0.0 && c->value == std::floor(c->value) ? nullptr : "element counts must be integers >= 0";
-  }
-  return dist::is_discrete(law) ? nullptr : "element counts need an integer law (binomial, poisson, constant)";
+  if (!dist::is_integer_valued(law)) return "element counts need an integer law (binomial, poisson, integer constant)";
+  return dist::support_min(law) >= 0.0 ? nullptr : "element counts must be integers >= 0";
 }
 
 class RebalanceCommand final : public Command {
@@ -113,7 +108,7 @@ class RebalanceCommand final : public Command {
       throw engine::InputError(fmt::format("--remainder: '{}' is not first or spread", remainder_text_));
     }
     const Remainder remainder = remainder_text_ == to_string(Remainder::first) ? Remainder::first : Remainder::spread;
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
 
     Report report("rebalance", {"dist", "n", "remainder", "approach"}, settings, command_line);
     for (const auto& law : laws) {
@@ -136,7 +131,7 @@ class RebalanceCommand final : public Command {
     const std::string dist = dist::to_spec(spec.law);
     const std::string n = std::to_string(spec.n);
     const std::string remainder = to_string(spec.remainder);
-    const std::vector<std::string> fig1{dist, n, remainder, "fig1"};
+    engine::PointRows fig1(table, {dist, n, remainder, "fig1"}, level);
     const double mu = dist::mean(spec.law);
     const double sigma = dist::standard_deviation(spec.law);
     const bool scaled = mu > 0.0 && sigma > 0.0;
@@ -156,28 +151,27 @@ class RebalanceCommand final : public Command {
                   analytic::second_moment(corrected) * lambda * lambda}};
     }
     if (s.d.count() > 0) {  // D needs X̄ > 0
-      table.add(fig1, "D.mean", mean_estimate(s.d, level), d_refs);
-      table.add(fig1, "D.second_moment", mean_estimate(s.d_sq, level), d2_refs);
+      fig1.mean("D.mean", s.d, d_refs);
+      fig1.mean("D.second_moment", s.d_sq, d2_refs);
       for (const double alpha : alphas) {
-        const auto q = s.d_values.quantile(alpha, level);
         std::vector<Reference> refs;
         if (scaled) {
           refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::quantile(kolmogorov, alpha) * lambda});
         }
-        table.add(fig1, fmt::format("D.q{}", alpha), {q.value, q.se, q.low, q.high, s.d_values.count()}, refs);
+        fig1.quantile("D", s.d_values, alpha, refs);
       }
     }
-    table.add(fig1, "Max_L_Shift.mean", mean_estimate(s.max_lshift, level), {});
-    table.add(fig1, "Max_R_Shift.mean", mean_estimate(s.max_rshift, level), {});
-    table.add(fig1, "packets.max.mean", mean_estimate(s.packets_max, level), {});
-    table.add(fig1, "packets.max_per_side.mean", mean_estimate(s.packets_side_max, level), {});
-    table.add(fig1, "packets.p_le1_per_side", mean_estimate(s.one_per_side, level), {});
-    table.add(fig1, "packet_size.max_rel.mean", mean_estimate(s.packet_max_rel, level), {});
-    table.add(fig1, "packet_size.mean_rel.mean", mean_estimate(s.packet_mean_rel, level), {});
+    fig1.mean("Max_L_Shift.mean", s.max_lshift);
+    fig1.mean("Max_R_Shift.mean", s.max_rshift);
+    fig1.mean("packets.max.mean", s.packets_max);
+    fig1.mean("packets.max_per_side.mean", s.packets_side_max);
+    fig1.mean("packets.p_le1_per_side", s.one_per_side);
+    fig1.mean("packet_size.max_rel.mean", s.packet_max_rel);
+    fig1.mean("packet_size.mean_rel.mean", s.packet_mean_rel);
 
     for (const Approach a : spec.approaches) {
       const ApproachStats& st = s.approach[static_cast<int>(a)];
-      const std::vector<std::string> params{dist, n, remainder, to_string(a)};
+      engine::PointRows rows(table, {dist, n, remainder, to_string(a)}, level);
       std::vector<Reference> time_refs;
       std::vector<Reference> tau_refs;
       std::vector<Reference> phi_refs;
@@ -191,17 +185,16 @@ class RebalanceCommand final : public Command {
           phi_refs.push_back({name, ReferenceKind::bound, bound.phi});
         }
       }
-      table.add(params, "time.mean", mean_estimate(st.time, level), time_refs);
-      table.add(params, "tau_coef.mean", mean_estimate(st.tau_coef, level), tau_refs);
-      table.add(params, "phi_coef.mean", mean_estimate(st.phi_coef, level), phi_refs);
-      table.add(params, "messages.max.mean", mean_estimate(st.messages_max, level), {});
-      table.add(params, "words.max.mean", mean_estimate(st.words_max, level), {});
-      table.add(params, "messages.per_proc.mean", mean_estimate(st.messages_mean, level), {});
-      table.add(params, "words.per_proc.mean", mean_estimate(st.words_mean, level), {});
+      rows.mean("time.mean", st.time, time_refs);
+      rows.mean("tau_coef.mean", st.tau_coef, tau_refs);
+      rows.mean("phi_coef.mean", st.phi_coef, phi_refs);
+      rows.mean("messages.max.mean", st.messages_max);
+      rows.mean("words.max.mean", st.words_max);
+      rows.mean("messages.per_proc.mean", st.messages_mean);
+      rows.mean("words.per_proc.mean", st.words_mean);
       const double reps = static_cast<double>(st.time.count());
       const double failed = reps > 0 ? static_cast<double>(st.violations) / reps : 0.0;
-      table.add(params, "violations", {failed, 0.0, failed, failed, st.time.count()},
-                {{"exact", ReferenceKind::exact, 0.0}});
+      rows.add("violations", engine::exact_value(failed, st.time.count()), {{"exact", ReferenceKind::exact, 0.0}});
     }
   }
 

@@ -18,6 +18,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/report.hpp"
 #include "lbmc/exp/scatter.hpp"
@@ -73,8 +74,6 @@ ScatterReferences references_for(const ScatterPoint& point, const std::vector<do
   return refs;
 }
 
-std::string level_name(const char* variable, double c) { return fmt::format("{}.q{}", variable, c); }
-
 class ScatterCommand final : public Command {
  public:
   const char* name() const override { return "scatter"; }
@@ -108,7 +107,7 @@ class ScatterCommand final : public Command {
     const auto procs =
         parse_option("--procs", procs_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto confidences = parse_levels("--confidence", confidence_text_);
-    const RunSettings settings = check_run_options(run_text_);
+    const RunOptions settings = check_run_options(run_text_);
 
     Report report("scatter", {"dist", "tasks", "procs"}, settings, command_line);
     for (const auto& law : laws) {
@@ -121,7 +120,7 @@ class ScatterCommand final : public Command {
 
  private:
   static void run_point(const ScatterPoint& point, const std::vector<double>& confidences,
-                        const RunSettings& settings, Report& report) {
+                        const RunOptions& settings, Report& report) {
     const std::string spec = dist::to_spec(point.law);
     const std::vector<std::string> params{spec, std::to_string(point.tasks), std::to_string(point.procs)};
     const ScatterReferences refs = references_for(point, confidences);
@@ -130,18 +129,12 @@ class ScatterCommand final : public Command {
 
     const ScatterSample total = simulate_scatter(point.law, point.tasks, point.procs, plan);
     report.record(label, total.run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
-    const std::int64_t reps = total.l.count();
-    auto& table = report.table();
-    const auto add_variable = [&](const char* variable, const engine::Moments& m, const engine::QuantileStore& q,
-                                  const std::vector<Reference>& mean_refs,
+    engine::PointRows rows(report.table(), params, settings.level);
+    const auto add_variable = [&](const std::string& variable, const engine::Moments& m,
+                                  const engine::QuantileStore& q, const std::vector<Reference>& mean_refs,
                                   const std::vector<std::vector<Reference>>& quantile_refs) {
-      table.add(params, fmt::format("{}.mean", variable),
-                engine::normal_estimate(m.mean(), m.mean_se(), reps, settings.level), mean_refs);
-      for (std::size_t i = 0; i < confidences.size(); ++i) {
-        const auto e = q.quantile(confidences[i], settings.level);
-        table.add(params, level_name(variable, confidences[i]), {e.value, e.se, e.low, e.high, reps},
-                  quantile_refs[i]);
-      }
+      rows.mean(variable + ".mean", m, mean_refs);
+      for (std::size_t i = 0; i < confidences.size(); ++i) rows.quantile(variable, q, confidences[i], quantile_refs[i]);
     };
     add_variable("l", total.l, total.l_values, refs.mean, refs.quantiles);
     add_variable("l_obs", total.l_obs, total.l_obs_values, refs.obs_mean, refs.obs_quantiles);

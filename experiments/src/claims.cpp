@@ -47,13 +47,23 @@ PrintedNumber parse_printed(const std::string& printed) {
   return {engine::parse_real(printed), std::pow(10.0, exponent - decimals)};
 }
 
-std::string classify(const std::string& printed, double ours, std::optional<double> asymptotic) {
+const char* to_string(ClaimVerdict verdict) {
+  switch (verdict) {
+    case ClaimVerdict::reproduced: return "reproduced";
+    case ClaimVerdict::rounding: return "rounding";
+    case ClaimVerdict::asymptotic_only: return "asymptotic-only";
+    case ClaimVerdict::differs: return "differs";
+  }
+  return "";
+}
+
+ClaimVerdict classify(const std::string& printed, double ours, std::optional<double> asymptotic) {
   const PrintedNumber p = parse_printed(printed);
   const double off = digits_off(p, ours);
-  if (off == 0.0) return "reproduced";
-  if (off == 1.0) return "rounding";
-  if (asymptotic && digits_off(p, *asymptotic) <= 1.0) return "asymptotic-only";
-  return "differs";
+  if (off == 0.0) return ClaimVerdict::reproduced;
+  if (off == 1.0) return ClaimVerdict::rounding;
+  if (asymptotic && digits_off(p, *asymptotic) <= 1.0) return ClaimVerdict::asymptotic_only;
+  return ClaimVerdict::differs;
 }
 
 std::string claims_csv(const std::vector<Claim>& claims) {
@@ -61,7 +71,7 @@ std::string claims_csv(const std::vector<Claim>& claims) {
   for (const Claim& c : claims) {
     out += fmt::format("{},{},{},{},{},{},{},{},{}\n", engine::csv_field(c.paper), engine::csv_field(c.claim),
                        engine::csv_field(c.location), engine::csv_field(c.printed), optional_number(c.exact),
-                       optional_number(c.mc), optional_number(c.mc_se), engine::csv_field(c.verdict),
+                       optional_number(c.mc), optional_number(c.mc_se), to_string(c.verdict),
                        engine::csv_field(c.note));
   }
   return out;
@@ -74,14 +84,9 @@ std::string claims_markdown(const std::string& title, const std::vector<Claim>& 
   for (const Claim& c : claims) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(c.claim),
                        markdown_cell(c.location), markdown_cell(c.printed), short_number(c.exact),
-                       short_number(c.mc), short_number(c.mc_se), c.verdict, markdown_cell(c.note));
+                       short_number(c.mc), short_number(c.mc_se), to_string(c.verdict), markdown_cell(c.note));
   }
   return out;
-}
-
-const std::vector<std::string>& verdict_names() {
-  static const std::vector<std::string> names{"reproduced", "rounding", "asymptotic-only", "differs"};
-  return names;
 }
 
 namespace {
@@ -95,7 +100,7 @@ std::string our_value(const Claim& c) {
   return "";
 }
 
-std::int64_t count_verdict(const std::vector<Claim>& claims, const std::string& verdict) {
+std::int64_t count_verdict(const std::vector<Claim>& claims, ClaimVerdict verdict) {
   std::int64_t n = 0;
   for (const Claim& c : claims) n += c.verdict == verdict ? 1 : 0;
   return n;
@@ -109,24 +114,24 @@ std::string summary_markdown(const std::vector<PaperClaims>& papers) {
          "`rounding` (one unit off in the last printed digit), `asymptotic-only` (only the paper's limit formula "
          "gives the printed value), `differs` (anything else; the note says why).\n\n";
   out += "| paper | claims |";
-  for (const auto& v : verdict_names()) out += " " + v + " |";
+  for (const ClaimVerdict v : kClaimVerdicts) out += fmt::format(" {} |", to_string(v));
   out += "\n|---|---|---|---|---|---|\n";
   std::vector<Claim> all;
   for (const PaperClaims& p : papers) {
     out += fmt::format("| [{}]({}/claims.md) | {} |", p.id, p.id, p.claims.size());
-    for (const auto& v : verdict_names()) out += fmt::format(" {} |", count_verdict(p.claims, v));
+    for (const ClaimVerdict v : kClaimVerdicts) out += fmt::format(" {} |", count_verdict(p.claims, v));
     out += "\n";
     all.insert(all.end(), p.claims.begin(), p.claims.end());
   }
   out += fmt::format("| all | {} |", all.size());
-  for (const auto& v : verdict_names()) out += fmt::format(" {} |", count_verdict(all, v));
+  for (const ClaimVerdict v : kClaimVerdicts) out += fmt::format(" {} |", count_verdict(all, v));
   out += "\n";
   for (const PaperClaims& p : papers) {
     out += fmt::format("\n## {}: {}\n\n", p.id, p.title);
     out += "| claim | location | printed | ours | verdict |\n|---|---|---|---|---|\n";
     for (const Claim& c : p.claims) {
       out += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_cell(c.claim), markdown_cell(c.location),
-                         markdown_cell(c.printed), our_value(c), c.verdict);
+                         markdown_cell(c.printed), our_value(c), to_string(c.verdict));
     }
   }
   return out;
@@ -137,9 +142,9 @@ std::string errata_markdown(const std::vector<PaperClaims>& papers) {
   for (const PaperClaims& p : papers) {
     std::string items;
     for (const Claim& c : p.claims) {
-      if (c.verdict != "differs" && c.verdict != "asymptotic-only") continue;
+      if (c.verdict != ClaimVerdict::differs && c.verdict != ClaimVerdict::asymptotic_only) continue;
       items += fmt::format("- **{}** ({}): printed {}, ours {} ({}). {}\n", markdown_cell(c.claim),
-                           markdown_cell(c.location), markdown_cell(c.printed), our_value(c), c.verdict,
+                           markdown_cell(c.location), markdown_cell(c.printed), our_value(c), to_string(c.verdict),
                            markdown_cell(c.note));
     }
     if (!items.empty()) out += fmt::format("#### {}\n\n{}\n", p.title, items);

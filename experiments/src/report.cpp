@@ -35,7 +35,7 @@ std::string join_command_line(int argc, const char* const* argv) {
   return line;
 }
 
-Report::Report(std::string experiment, std::vector<std::string> param_names, const RunSettings& settings,
+Report::Report(std::string experiment, std::vector<std::string> param_names, const RunOptions& settings,
                std::string command_line)
     : settings_(settings), start_(std::chrono::steady_clock::now()) {
   table_.experiment = std::move(experiment);

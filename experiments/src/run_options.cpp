@@ -33,8 +33,8 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
 
-RunSettings check_run_options(const RunOptionsText& text) {
-  RunSettings s;
+RunOptions check_run_options(const RunOptionsText& text) {
+  RunOptions s;
   s.reps = parse_option("--reps", text.reps, engine::parse_integer);
   if (s.reps < 1) throw InputError(fmt::format("--reps: '{}' must be >= 1", text.reps));
   s.max_reps = parse_option("--max-reps", text.max_reps, engine::parse_integer);
@@ -105,7 +105,7 @@ std::vector<double> parse_levels(const char* option, const std::string& text) {
   return levels;
 }
 
-engine::RunPlan make_plan(const RunSettings& settings, std::string label) {
+engine::RunPlan make_plan(const RunOptions& settings, std::string label) {
   engine::RunPlan plan;
   plan.seed = settings.seed;
   plan.reps = settings.reps;

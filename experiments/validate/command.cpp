@@ -67,7 +67,7 @@ class ValidateCommand final : public Command {
   }
 
   int run(const std::string& /*command_line*/) override {
-    const RunSettings settings = check_run_options(text_);
+    const RunOptions settings = check_run_options(text_);
     const std::vector<ValidationCase> cases = selected_cases();
     const fs::path self = fs::read_symlink("/proc/self/exe");
     const fs::path scratch = fs::temp_directory_path() / fmt::format("lbmc_validate_{}", ::getpid());
@@ -104,7 +104,7 @@ class ValidateCommand final : public Command {
   }
 
   CaseOutcome run_case(const fs::path& self, const fs::path& scratch, const ValidationCase& c,
-                       const RunSettings& settings) const {
+                       const RunOptions& settings) const {
     const double base = quick_ ? kQuickReps : kFullReps;
     const auto reps = static_cast<long long>(base * c.reps_weight);
     const fs::path csv = scratch / "case.csv";

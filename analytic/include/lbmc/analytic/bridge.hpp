@@ -12,7 +12,7 @@
 //    (theta-function) transform, a sum of positive terms,
 //      K(x) = T(x) = (sqrt(2 pi)/x) sum_{i>=1} e^{-(2i-1)^2 pi^2 / (8 x^2)},
 //    for x <= 0.8275 (there T <= 1/2). The exponent of the leading term is
-//    formed in double-double (x^2 by fma), because e^{-y} turns an absolute
+//    formed in double-double (x^2 as an exact product), because e^{-y} turns an absolute
 //    error d in y into a relative error d: at x = 0.05, y = 493 and a
 //    rounded y would cost ~500 ulp.
 //  - the first-order discrete-monitoring correction (Chernoff 1965;

@@ -48,8 +48,12 @@ LoadLaw parse_load_law(std::string_view spec);
 //! parameter ("normal:0,1"); used as the `dist` column of the output.
 std::string to_spec(const LoadLaw& law);
 
-//! True for the integer-valued laws (binomial, Poisson) and the constant.
-bool is_discrete(const LoadLaw& law);
+//! True for the laws with a density (normal, exponential, uniform); false for
+//! the integer laws and the constant, whatever its value.
+bool is_continuous(const LoadLaw& law);
+//! True when every value of the law is an integer: binomial, Poisson, and a
+//! constant whose value is an integer.
+bool is_integer_valued(const LoadLaw& law);
 
 double mean(const LoadLaw& law);
 double variance(const LoadLaw& law);

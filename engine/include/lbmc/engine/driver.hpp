@@ -33,6 +33,7 @@
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/progress.hpp"
+#include "lbmc/engine/results.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::engine {
@@ -64,12 +65,6 @@ struct RunPlan {
     plan.progress = ProgressMode::never;
     return plan;
   }
-};
-
-//! A reported mean and its standard error, as the stopping rule sees it.
-struct MeanSummary {
-  double mean = 0.0;
-  double se = 0.0;
 };
 
 //! The summary of a moment accumulator's mean.

@@ -62,8 +62,6 @@ class QuantileStore {
     placed_.clear();
     return std::span<double>(values_).subspan(first);
   }
-  //! The values held exactly, in the order added until a read reorders them.
-  std::span<const double> held_values() const noexcept { return values_; }
   //! Appends `other` (which must still hold exact values, as block stores do).
   void merge(const QuantileStore& other);
 

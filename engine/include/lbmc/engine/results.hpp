@@ -38,6 +38,17 @@ struct Estimate {
   std::int64_t reps = 0;
 };
 
+//! A mean and its standard error: what the stopping rule watches, and the
+//! input of derived estimates.
+struct MeanSummary {
+  double mean = 0.0;
+  double se = 0.0;
+};
+
+//! scale/x.mean with the delta-method se scale·x.se/x.mean² (e.g. an
+//! efficiency λ/E[max]).
+MeanSummary reciprocal(double scale, MeanSummary x);
+
 //! A mean-like estimate with a normal interval at `level`.
 Estimate normal_estimate(double value, double se, std::int64_t reps, double level);
 //! The two-sided normal quantile z_{(1+level)/2}.

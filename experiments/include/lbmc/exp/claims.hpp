@@ -15,6 +15,14 @@
 
 namespace lbmc::exp {
 
+//! How a printed number compares with ours (the `verdict` column).
+enum class ClaimVerdict { reproduced, rounding, asymptotic_only, differs };
+//! "reproduced", "rounding", "asymptotic-only", "differs".
+const char* to_string(ClaimVerdict verdict);
+//! Every verdict, in the order summaries list them.
+inline constexpr ClaimVerdict kClaimVerdicts[] = {ClaimVerdict::reproduced, ClaimVerdict::rounding,
+                                                  ClaimVerdict::asymptotic_only, ClaimVerdict::differs};
+
 struct Claim {
   std::string paper;
   std::string claim;     // stable id
@@ -23,14 +31,14 @@ struct Claim {
   std::optional<double> exact;
   std::optional<double> mc;
   std::optional<double> mc_se;
-  std::string verdict;
+  ClaimVerdict verdict = ClaimVerdict::differs;
   std::string note;
 };
 
 //! The verdict for a printed decimal number (its unit in the last place is
 //! read from the text, e.g. "3.6" -> 0.1, "6.458e-6" -> 1e-9), our value and,
 //! when the paper used one, the value of its asymptotic formula.
-std::string classify(const std::string& printed, double ours, std::optional<double> asymptotic = std::nullopt);
+ClaimVerdict classify(const std::string& printed, double ours, std::optional<double> asymptotic = std::nullopt);
 
 //! The printed number's value and unit in the last place.
 struct PrintedNumber {
@@ -49,9 +57,6 @@ struct PaperClaims {
   std::string title;
   std::vector<Claim> claims;
 };
-
-//! The verdicts in the order summaries list them.
-const std::vector<std::string>& verdict_names();
 
 //! results/SUMMARY.md: the count of each verdict per paper, then one line per
 //! claim grouped by paper (printed value, ours, verdict).

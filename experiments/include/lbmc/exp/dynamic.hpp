@@ -190,8 +190,9 @@ struct DynamicSample {
   }
 };
 
-//! η = t1/(p·t_p), t_p the sample mean of T_p.
-double efficiency(const DynamicModel& model, const DynamicSample& sample);
+//! η = t1/(p·T̄) (the paper's mean efficiency s_p/p) for E T_p estimated by
+//! `t`, with the delta-method se.
+engine::MeanSummary efficiency_of(const DynamicModel& model, engine::MeanSummary t);
 
 //! Replications per block for the model (about 2^16 leaf subtasks a block).
 std::int64_t dynamic_block_reps(const DynamicModel& model);

@@ -59,7 +59,7 @@ struct DynamicOptions {
 DynamicOptions check_dynamic_options(const DynamicOptionsText& text);
 
 //! Runs the selected mode, adding rows and run records to `report`.
-void run_dynamic(const DynamicOptions& options, const RunSettings& settings, Report& report);
+void run_dynamic(const DynamicOptions& options, const RunOptions& settings, Report& report);
 
 //! The references of T_p.mean and eta of a single-level model at its ν
 //! (exact values, Proposition 1, Theorem 1 in both forms, Theorem 2 and

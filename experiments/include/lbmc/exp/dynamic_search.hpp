@@ -119,12 +119,8 @@ inline constexpr std::uint64_t kHeldOutSeed = 0x6b696d7572613930ULL;
 NuOptimum optimize_nu(const DynamicModel& base, const engine::RunPlan& plan, double level);
 
 //! η_max estimate of an optimum: t1/(p·T̄) of the held-out run, and its se
-//! (delta method).
-struct EfficiencyEstimate {
-  double value = 0.0;
-  double se = 0.0;
-};
-EfficiencyEstimate held_out_efficiency(const NuOptimum& optimum);
+//! (delta method; efficiency_of).
+engine::MeanSummary held_out_efficiency(const NuOptimum& optimum);
 
 struct IsoefficiencyPoint {
   double t1 = 0.0;         //!< smallest t1 found with η_max >= η₀ (upper end of the final bracket)

@@ -20,7 +20,7 @@ namespace lbmc::exp {
 
 class Report {
  public:
-  Report(std::string experiment, std::vector<std::string> param_names, const RunSettings& settings,
+  Report(std::string experiment, std::vector<std::string> param_names, const RunOptions& settings,
          std::string command_line);
 
   engine::ResultTable& table() noexcept { return table_; }
@@ -35,7 +35,7 @@ class Report {
 
  private:
   engine::ResultTable table_;
-  RunSettings settings_;
+  RunOptions settings_;
   engine::RunMeta meta_;
   std::optional<engine::OutputFile> csv_;
   std::optional<engine::OutputFile> json_;

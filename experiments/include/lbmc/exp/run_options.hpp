@@ -34,7 +34,7 @@ struct RunOptionsText {
 };
 
 //! The common options, checked.
-struct RunSettings {
+struct RunOptions {
   std::uint64_t seed = 0;
   std::int64_t reps = 0;
   std::optional<double> target_rse;
@@ -55,7 +55,7 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
 
 //! Checks the common options; the seed comes from std::random_device when
 //! none is given.
-RunSettings check_run_options(const RunOptionsText& text);
+RunOptions check_run_options(const RunOptionsText& text);
 
 //! Runs `parse(text)`, turning an InputError into one naming `option`.
 template <class Parse>
@@ -77,6 +77,6 @@ std::vector<double> parse_levels(const char* option, const std::string& text);
 
 //! The engine's plan for `settings` with the given progress label (the
 //! experiment sets the block size).
-engine::RunPlan make_plan(const RunSettings& settings, std::string label);
+engine::RunPlan make_plan(const RunOptions& settings, std::string label);
 
 }  // namespace lbmc::exp
