@@ -71,10 +71,10 @@ class ReproduceCommand final : public Command {
     }
     require_writable_folder(out_);
     ReproduceContext ctx;
-    ctx.seed = settings.seed;
-    ctx.threads = settings.threads;
+    ctx.seed = settings.plan.seed;
+    ctx.threads = settings.plan.threads;
     ctx.quick = quick_;
-    ctx.progress = settings.progress;
+    ctx.progress = settings.plan.progress;
     std::vector<PaperClaims> reproduced;
     for (const Paper& paper : selected) {
       std::vector<Claim> claims;

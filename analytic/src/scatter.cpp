@@ -102,25 +102,34 @@ double scatter_scale(const dist::LoadLaw& task, std::int64_t n) {
   return dist::standard_deviation(task) / (std::sqrt(as_double(n)) * dist::mean(task));
 }
 
-double scatter_gamma_cdf(std::int64_t n, std::int64_t procs, double x) {
+namespace {
+
+// P(l <= x) and P(l > x) for Gamma(n) processor sums: F^N from the lower
+// tail p = P(sum <= n(1 + x)) while p <= 1/2, else through the upper tail
+// q = 1 - p as e^{N log1p(-q)}, so neither side loses digits.
+struct GammaMaxTails {
+  double cdf = 0.0;
+  double ccdf = 1.0;
+};
+GammaMaxTails gamma_max_tails(std::int64_t n, std::int64_t procs, double x) {
   require_point(dist::Exponential{1.0}, n, procs);
   const double a = as_double(n);
   const double t = a * (1.0 + x);
-  if (!(t > 0.0)) return 0.0;
+  if (!(t > 0.0)) return {};
   const double p = boost::math::gamma_p(a, t, engine::MathPolicy());
-  if (p <= 0.5) return std::pow(p, as_double(procs));
-  return std::exp(as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, engine::MathPolicy())));
+  if (p <= 0.5) {
+    const double cdf = std::pow(p, as_double(procs));
+    return {cdf, 1.0 - cdf};
+  }
+  const double log_cdf = as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, engine::MathPolicy()));
+  return {std::exp(log_cdf), -std::expm1(log_cdf)};
 }
 
-double scatter_gamma_ccdf(std::int64_t n, std::int64_t procs, double x) {
-  require_point(dist::Exponential{1.0}, n, procs);
-  const double a = as_double(n);
-  const double t = a * (1.0 + x);
-  if (!(t > 0.0)) return 1.0;
-  const double p = boost::math::gamma_p(a, t, engine::MathPolicy());
-  if (p <= 0.5) return 1.0 - std::pow(p, as_double(procs));
-  return -std::expm1(as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, engine::MathPolicy())));
-}
+}  // namespace
+
+double scatter_gamma_cdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).cdf; }
+
+double scatter_gamma_ccdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).ccdf; }
 
 std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs,
                                              double c) {

@@ -201,7 +201,7 @@ void run_lemma1(const DynamicOptions& o, const RunOptions& settings, Report& rep
     const std::vector<std::string> params{"exponential", "exponential:1", "", std::to_string(p), "", "", "", "1", ""};
     const Reference log_p{"log-p", ReferenceKind::asymptotic, analytic::lemma1_expected_max_log(p, 1.0)};
     const double exact = analytic::lemma1_expected_max(p, 1.0);
-    const bool direct = static_cast<double>(p) * static_cast<double>(settings.reps) > 2e8;
+    const bool direct = static_cast<double>(p) * static_cast<double>(settings.plan.reps) > 2e8;
     const std::string label = fmt::format("dynamic lemma1 p={}{}", p, direct ? " (direct)" : "");
     engine::RunReport run;
     const engine::Moments m = simulate_max_exponential(p, direct, make_plan(settings, label), &run);

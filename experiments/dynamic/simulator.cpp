@@ -274,11 +274,6 @@ double completion_time_literal(const DynamicInstance& instance, std::int64_t p) 
   return *std::max_element(y.begin(), y.end());
 }
 
-void DynamicSample::merge(const DynamicSample& other) {
-  t_p.merge(other.t_p);
-  subtasks.merge(other.subtasks);
-}
-
 engine::MeanSummary efficiency_of(const DynamicModel& model, engine::MeanSummary t) {
   return engine::reciprocal(model.t1 / static_cast<double>(model.p), t);
 }

@@ -15,6 +15,7 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
@@ -36,10 +37,11 @@ struct MaxLoadKernel {
   struct Accumulator {
     engine::Moments moments;
     engine::QuantileStore quantiles;
-    void merge(const Accumulator& other) {
-      moments.merge(other.moments);
-      quantiles.merge(other.quantiles);
+    template <class Self>
+    static auto fields(Self& s) {
+      return std::tie(s.moments, s.quantiles);
     }
+    void merge(const Accumulator& other) { engine::merge_fields(*this, other); }
     friend std::vector<engine::MeanSummary> reported_means(const Accumulator& a) {
       return {engine::summary_of(a.moments)};
     }

@@ -39,23 +39,6 @@ Eigen::MatrixXd BridgeCovariance::covariance() const {
   return c / (r - 1.0);
 }
 
-void MaxShiftSample::merge(const MaxShiftSample& other) {
-  w_prime.merge(other.w_prime);
-  w_prime_sq.merge(other.w_prime_sq);
-  d_prime.merge(other.d_prime);
-  d_prime_sq.merge(other.d_prime_sq);
-  w_prime_values.merge(other.w_prime_values);
-  d_prime_values.merge(other.d_prime_values);
-  w_zero.merge(other.w_zero);
-  d_ge_1.merge(other.d_ge_1);
-  max_rshift.merge(other.max_rshift);
-  max_lshift.merge(other.max_lshift);
-  if (other.covariance) {
-    if (!covariance) covariance.emplace();
-    covariance->merge(*other.covariance);
-  }
-}
-
 std::vector<engine::MeanSummary> reported_means(const MaxShiftSample& s) {
   return {engine::summary_of(s.w_prime), engine::summary_of(s.d_prime), engine::summary_of(s.max_rshift),
           engine::summary_of(s.max_lshift)};

@@ -11,32 +11,6 @@
 
 namespace lbmc::exp {
 
-void ApproachStats::merge(const ApproachStats& other) {
-  time.merge(other.time);
-  tau_coef.merge(other.tau_coef);
-  phi_coef.merge(other.phi_coef);
-  messages_max.merge(other.messages_max);
-  words_max.merge(other.words_max);
-  messages_mean.merge(other.messages_mean);
-  words_mean.merge(other.words_mean);
-  violations += other.violations;
-}
-
-void RebalanceSample::merge(const RebalanceSample& other) {
-  d.merge(other.d);
-  d_sq.merge(other.d_sq);
-  d_values.merge(other.d_values);
-  max_lshift.merge(other.max_lshift);
-  max_rshift.merge(other.max_rshift);
-  packets_max.merge(other.packets_max);
-  packets_side_max.merge(other.packets_side_max);
-  one_per_side.merge(other.one_per_side);
-  packet_max_rel.merge(other.packet_max_rel);
-  packet_mean_rel.merge(other.packet_mean_rel);
-  for (int a = 0; a < kApproaches; ++a) approach[a].merge(other.approach[a]);
-  if (first_violation.empty()) first_violation = other.first_violation;
-}
-
 std::vector<engine::MeanSummary> reported_means(const RebalanceSample& s) {
   std::vector<engine::MeanSummary> means;
   for (const engine::Moments* m : {&s.d, &s.max_lshift, &s.max_rshift, &s.packets_max, &s.packets_side_max,

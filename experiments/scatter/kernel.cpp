@@ -12,13 +12,6 @@
 
 namespace lbmc::exp {
 
-void ScatterSample::merge(const ScatterSample& other) {
-  l.merge(other.l);
-  l_obs.merge(other.l_obs);
-  l_values.merge(other.l_values);
-  l_obs_values.merge(other.l_obs_values);
-}
-
 std::vector<engine::MeanSummary> reported_means(const ScatterSample& s) {
   return {engine::summary_of(s.l), engine::summary_of(s.l_obs)};
 }

@@ -44,13 +44,13 @@ Report::Report(std::string experiment, std::vector<std::string> param_names, con
   if (settings.csv) csv_.emplace("--csv", *settings.csv);
   if (settings.json) json_.emplace("--json", *settings.json);
   meta_.command_line = std::move(command_line);
-  meta_.seed = settings.seed;
-  meta_.threads = settings.threads;
+  meta_.seed = settings.plan.seed;
+  meta_.threads = settings.plan.threads;
   meta_.start_time = utc_now();
   if (!settings.quiet) {
     std::fprintf(stderr, "lbmc %s: seed %llu, %d thread%s\n", table_.experiment.c_str(),
-                 static_cast<unsigned long long>(settings.seed), settings.threads,
-                 settings.threads == 1 ? "" : "s");
+                 static_cast<unsigned long long>(settings.plan.seed), settings.plan.threads,
+                 settings.plan.threads == 1 ? "" : "s");
   }
 }
 
@@ -60,14 +60,14 @@ void Report::record(const std::string& label, const engine::RunReport& run, doub
   variates_ += variates;
   busy_seconds_ += run.wall_seconds;
   std::string stopping = "fixed reps";
-  if (settings_.target_rse) stopping = run.target_reached ? "target rse reached" : "max reps reached";
+  if (settings_.plan.target_rse) stopping = run.target_reached ? "target rse reached" : "max reps reached";
   stopping_.push_back(stopping);
   if (settings_.quiet) return;
   const double rate = run.wall_seconds > 0 ? static_cast<double>(run.reps) / run.wall_seconds : 0.0;
   const double ns = variates > 0 ? run.wall_seconds * 1e9 / variates : 0.0;
   std::string line = fmt::format("{}: {} reps in {:.3f} s, {:.4g} reps/s, {:.3g} ns/variate", label, run.reps,
                                  run.wall_seconds, rate, ns);
-  if (settings_.target_rse) line += fmt::format(" ({})", stopping);
+  if (settings_.plan.target_rse) line += fmt::format(" ({})", stopping);
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 

@@ -35,33 +35,33 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
 
 RunOptions check_run_options(const RunOptionsText& text) {
   RunOptions s;
-  s.reps = parse_option("--reps", text.reps, engine::parse_integer);
-  if (s.reps < 1) throw InputError(fmt::format("--reps: '{}' must be >= 1", text.reps));
-  s.max_reps = parse_option("--max-reps", text.max_reps, engine::parse_integer);
-  if (s.max_reps < 1) throw InputError(fmt::format("--max-reps: '{}' must be >= 1", text.max_reps));
+  s.plan.reps = parse_option("--reps", text.reps, engine::parse_integer);
+  if (s.plan.reps < 1) throw InputError(fmt::format("--reps: '{}' must be >= 1", text.reps));
+  s.plan.max_reps = parse_option("--max-reps", text.max_reps, engine::parse_integer);
+  if (s.plan.max_reps < 1) throw InputError(fmt::format("--max-reps: '{}' must be >= 1", text.max_reps));
   if (!text.target_rse.empty()) {
     const double rse = parse_option("--target-rse", text.target_rse, engine::parse_real);
     if (!(rse > 0.0)) throw InputError(fmt::format("--target-rse: '{}' must be > 0", text.target_rse));
-    s.target_rse = rse;
+    s.plan.target_rse = rse;
   }
   if (text.seed.empty()) {
     std::random_device device;
-    s.seed = (std::uint64_t{device()} << 32) ^ device();
+    s.plan.seed = (std::uint64_t{device()} << 32) ^ device();
   } else {
     const double value = parse_option("--seed", text.seed, engine::parse_real);
     if (value < 0 || value != std::floor(value) || value >= 0x1.0p64) {
       throw InputError(fmt::format("--seed: '{}' must be an integer in [0, 2^64)", text.seed));
     }
     // Exact for plain decimal integers up to 2^64 − 1.
-    s.seed = text.seed.find_first_of("eE.") == std::string::npos ? std::stoull(text.seed)
+    s.plan.seed = text.seed.find_first_of("eE.") == std::string::npos ? std::stoull(text.seed)
                                                                    : static_cast<std::uint64_t>(value);
   }
   if (text.threads.empty()) {
-    s.threads = omp_get_max_threads();
+    s.plan.threads = omp_get_max_threads();
   } else {
     const std::int64_t t = parse_option("--threads", text.threads, engine::parse_integer);
     if (t < 1 || t > 4096) throw InputError(fmt::format("--threads: '{}' must be in [1, 4096]", text.threads));
-    s.threads = static_cast<int>(t);
+    s.plan.threads = static_cast<int>(t);
   }
   s.level = parse_option("--level", text.level, engine::parse_real);
   if (!(s.level > 0.0 && s.level < 1.0)) throw InputError(fmt::format("--level: '{}' must be in (0,1)", text.level));
@@ -71,16 +71,16 @@ RunOptions check_run_options(const RunOptionsText& text) {
   if (!text.json.empty()) s.json = text.json;
   if (s.csv == "-" && s.json == "-") throw InputError("--csv and --json cannot both be '-' (stdout)");
   if (text.progress == "auto") {
-    s.progress = engine::ProgressMode::automatic;
+    s.plan.progress = engine::ProgressMode::automatic;
   } else if (text.progress == "always") {
-    s.progress = engine::ProgressMode::always;
+    s.plan.progress = engine::ProgressMode::always;
   } else if (text.progress == "never") {
-    s.progress = engine::ProgressMode::never;
+    s.plan.progress = engine::ProgressMode::never;
   } else {
     throw InputError(fmt::format("--progress: '{}' is not auto, always or never", text.progress));
   }
   s.quiet = text.quiet;
-  if (s.quiet) s.progress = engine::ProgressMode::never;
+  if (s.quiet) s.plan.progress = engine::ProgressMode::never;
   s.strict = text.strict;
   return s;
 }
@@ -106,13 +106,7 @@ std::vector<double> parse_levels(const char* option, const std::string& text) {
 }
 
 engine::RunPlan make_plan(const RunOptions& settings, std::string label) {
-  engine::RunPlan plan;
-  plan.seed = settings.seed;
-  plan.reps = settings.reps;
-  plan.target_rse = settings.target_rse;
-  plan.max_reps = settings.max_reps;
-  plan.threads = settings.threads;
-  plan.progress = settings.progress;
+  engine::RunPlan plan = settings.plan;
   plan.label = std::move(label);
   return plan;
 }

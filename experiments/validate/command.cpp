@@ -112,8 +112,8 @@ class ValidateCommand final : public Command {
     std::vector<std::string> argv{self.string()};
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     const std::vector<std::string> common{"--reps",    std::to_string(reps),
-                                          "--seed",    std::to_string(settings.seed),
-                                          "--threads", std::to_string(settings.threads),
+                                          "--seed",    std::to_string(settings.plan.seed),
+                                          "--threads", std::to_string(settings.plan.threads),
                                           "--csv",     csv.string(),
                                           "--quiet",   "--progress",
                                           "never"};

@@ -82,36 +82,17 @@ class ConstantSampler {
   Constant law_;
 };
 
+// The sampler type of each law type, as the return types of declarations
+// that are never defined (only named in sampler_for_t).
+NormalSampler sampler_type(const Normal&);
+BinomialSampler sampler_type(const Binomial&);
+PoissonSampler sampler_type(const Poisson&);
+ExponentialSampler sampler_type(const Exponential&);
+UniformSampler sampler_type(const Uniform&);
+ConstantSampler sampler_type(const Constant&);
 //! The sampler type of a law type: sampler_for_t<Normal> is NormalSampler, ...
 template <class Law>
-struct SamplerFor;
-template <>
-struct SamplerFor<Normal> {
-  using type = NormalSampler;
-};
-template <>
-struct SamplerFor<Binomial> {
-  using type = BinomialSampler;
-};
-template <>
-struct SamplerFor<Poisson> {
-  using type = PoissonSampler;
-};
-template <>
-struct SamplerFor<Exponential> {
-  using type = ExponentialSampler;
-};
-template <>
-struct SamplerFor<Uniform> {
-  using type = UniformSampler;
-};
-template <>
-struct SamplerFor<Constant> {
-  using type = ConstantSampler;
-};
-//! SamplerFor<Law>::type.
-template <class Law>
-using sampler_for_t = typename SamplerFor<Law>::type;
+using sampler_for_t = decltype(sampler_type(std::declval<const Law&>()));
 
 //! Builds the sampler of the law held in `law` (default options) and returns
 //! f(sampler), with the sampler passed as a const lvalue of its concrete type,

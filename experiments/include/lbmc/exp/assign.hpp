@@ -13,6 +13,7 @@
 #include <string>
 
 #include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 
 namespace lbmc::exp {
@@ -32,10 +33,11 @@ struct AssignSample {
   engine::Moments max_load;   // of the most loaded group (processor when L = 1)
   engine::Moments unit_time;  // ⌈max group load / L⌉: groups of unit jobs
   engine::RunReport run;
-  void merge(const AssignSample& other) {
-    max_load.merge(other.max_load);
-    unit_time.merge(other.unit_time);
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.max_load, s.unit_time);
   }
+  void merge(const AssignSample& other) { engine::merge_fields(*this, other); }
   //! The means of max.mean, efficiency and efficiency_unit.
   friend std::vector<engine::MeanSummary> reported_means(const AssignSample& s) {
     return {engine::summary_of(s.max_load), engine::summary_of(s.unit_time)};

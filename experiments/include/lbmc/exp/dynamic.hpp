@@ -65,6 +65,7 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
 
@@ -183,7 +184,11 @@ struct DynamicSample {
   engine::Moments subtasks;    //!< N (root level)
   engine::RunReport run;
 
-  void merge(const DynamicSample& other);
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.t_p, s.subtasks);
+  }
+  void merge(const DynamicSample& other) { engine::merge_fields(*this, other); }
   //! The mean of T_p.mean (and eta).
   friend std::vector<engine::MeanSummary> reported_means(const DynamicSample& s) {
     return {engine::summary_of(s.t_p)};

@@ -21,6 +21,7 @@
 
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 
@@ -88,7 +89,12 @@ struct MaxShiftSample {
   std::optional<BridgeCovariance> covariance;
   engine::RunReport run;
 
-  void merge(const MaxShiftSample& other);
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.w_prime, s.w_prime_sq, s.d_prime, s.d_prime_sq, s.w_prime_values, s.d_prime_values, s.w_zero,
+                    s.d_ge_1, s.max_rshift, s.max_lshift, s.covariance);
+  }
+  void merge(const MaxShiftSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! The means of W'.mean, D'.mean, Max_R_Shift.mean and Max_L_Shift.mean.

@@ -48,6 +48,7 @@
 #include "lbmc/analytic/rebalance_cost.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 
@@ -192,7 +193,12 @@ struct ApproachStats {
   engine::Moments messages_max, words_max, messages_mean, words_mean;
   Count violations = 0;
 
-  void merge(const ApproachStats& other);
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.time, s.tau_coef, s.phi_coef, s.messages_max, s.words_max, s.messages_mean, s.words_mean,
+                    s.violations);
+  }
+  void merge(const ApproachStats& other) { engine::merge_fields(*this, other); }
 };
 
 struct RebalanceSample {
@@ -208,7 +214,12 @@ struct RebalanceSample {
   std::string first_violation;
   engine::RunReport run;
 
-  void merge(const RebalanceSample& other);
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.d, s.d_sq, s.d_values, s.max_lshift, s.max_rshift, s.packets_max, s.packets_side_max,
+                    s.one_per_side, s.packet_max_rel, s.packet_mean_rel, s.approach, s.first_violation);
+  }
+  void merge(const RebalanceSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! Every `*.mean` statistic of the rows: D, the shifts and packets of

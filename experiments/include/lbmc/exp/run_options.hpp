@@ -33,18 +33,14 @@ struct RunOptionsText {
   bool strict = false;
 };
 
-//! The common options, checked.
+//! The common options, checked: the engine's plan (seed, replications,
+//! stopping rule, threads, progress) and how results are judged and written.
 struct RunOptions {
-  std::uint64_t seed = 0;
-  std::int64_t reps = 0;
-  std::optional<double> target_rse;
-  std::int64_t max_reps = 0;
-  int threads = 1;
+  engine::RunPlan plan;
   double level = 0.95;
   double z_tol = 4.0;
   std::optional<std::string> csv;
   std::optional<std::string> json;
-  engine::ProgressMode progress = engine::ProgressMode::automatic;
   bool quiet = false;
   bool strict = false;
 };
@@ -75,8 +71,8 @@ std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
 //! Levels α for --alpha: each in (0, 1).
 std::vector<double> parse_levels(const char* option, const std::string& text);
 
-//! The engine's plan for `settings` with the given progress label (the
-//! experiment sets the block size).
+//! settings.plan with the given progress label (the experiment sets the
+//! block size).
 engine::RunPlan make_plan(const RunOptions& settings, std::string label);
 
 }  // namespace lbmc::exp

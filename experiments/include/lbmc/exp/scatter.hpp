@@ -14,6 +14,7 @@
 
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 
@@ -26,7 +27,11 @@ struct ScatterSample {
   engine::QuantileStore l_obs_values;
   engine::RunReport run;
 
-  void merge(const ScatterSample& other);
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.l, s.l_obs, s.l_values, s.l_obs_values);
+  }
+  void merge(const ScatterSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! The means of l.mean and l_obs.mean.
