@@ -149,18 +149,12 @@ double rho(const DynamicModel& model) {
 namespace {
 
 // Fills `out` with scale·X, X from `sampler`, in order.
-template <class AnySampler>
-void fill(const AnySampler& sampler, double scale, engine::Generator& gen, std::vector<double>& out) {
+void fill(const dist::AnySampler& sampler, double scale, engine::Generator& gen, std::vector<double>& out) {
   std::visit(
       [&](const auto& s) {
         for (double& x : out) x = scale * s(gen);
       },
       sampler);
-}
-
-template <class AnySampler>
-AnySampler make_sampler(const dist::LoadLaw& law) {
-  return dist::visit_sampler(law, [](const auto& s) { return AnySampler(s); });
 }
 
 }  // namespace
@@ -169,8 +163,8 @@ DynamicSimulator::DynamicSimulator(const DynamicModel& model)
     : model_((validate(model), model)),
       fanout_(model.fanout.empty() ? std::vector<std::int64_t>{model.p} : model.fanout),
       nus_(level_nus(model)),
-      r_sampler_(make_sampler<AnySampler>(subtask_law(model))),
-      u_sampler_(make_sampler<AnySampler>(production_law(model))),
+      r_sampler_(dist::make_any_sampler(subtask_law(model))),
+      u_sampler_(dist::make_any_sampler(production_law(model))),
       scratch_(fanout_.size()),
       heaps_(fanout_.size()) {
   double leaf_mean = model.t1;

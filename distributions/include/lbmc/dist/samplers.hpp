@@ -94,6 +94,19 @@ ConstantSampler sampler_type(const Constant&);
 template <class Law>
 using sampler_for_t = decltype(sampler_type(std::declval<const Law&>()));
 
+namespace detail {
+template <class Variant>
+struct SamplerVariant;
+template <class... Laws>
+struct SamplerVariant<std::variant<Laws...>> {
+  using type = std::variant<sampler_for_t<Laws>...>;
+};
+}  // namespace detail
+
+//! A sampler of any law of LoadLaw, for code that keeps samplers of laws
+//! chosen at run time (one alternative per law, in the order of LoadLaw).
+using AnySampler = detail::SamplerVariant<LoadLaw>::type;
+
 //! Builds the sampler of the law held in `law` (default options) and returns
 //! f(sampler), with the sampler passed as a const lvalue of its concrete type,
 //! so that a hot loop inside f is compiled once per sampler type with no
@@ -108,6 +121,11 @@ decltype(auto) visit_sampler(const LoadLaw& law, F&& f) {
         return std::invoke(std::forward<F>(f), sampler);
       },
       law);
+}
+
+//! The sampler of `law` (default options) as an AnySampler.
+inline AnySampler make_any_sampler(const LoadLaw& law) {
+  return visit_sampler(law, [](const auto& sampler) { return AnySampler(sampler); });
 }
 
 }  // namespace lbmc::dist

@@ -155,8 +155,6 @@ class DynamicSimulator {
   double expected_leaves() const noexcept;
 
  private:
-  using AnySampler = std::variant<dist::NormalSampler, dist::BinomialSampler, dist::PoissonSampler,
-                                  dist::ExponentialSampler, dist::UniformSampler, dist::ConstantSampler>;
   std::size_t draw_count(std::size_t level, engine::Generator& gen) const;
   void draw_level(std::size_t level, engine::Generator& gen);
   double level_time(std::size_t level, engine::Generator& gen);
@@ -164,8 +162,8 @@ class DynamicSimulator {
   DynamicModel model_;
   std::vector<std::int64_t> fanout_;
   std::vector<double> nus_;
-  AnySampler r_sampler_;
-  AnySampler u_sampler_;
+  dist::AnySampler r_sampler_;
+  dist::AnySampler u_sampler_;
   double r_scale_ = 1.0;  // leaf subtask mean / E X
   double u_scale_ = 1.0;  // (1/λ) / E X
   std::vector<DynamicInstance> scratch_;
