@@ -20,6 +20,7 @@
 
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
 
@@ -198,6 +199,34 @@ constexpr CdfRef kBigCdf[] = {
     {1000000, 1000000, 8, 0.3245833495104191127755},
     {1000000, 1000000, 9, 0.8945612151573563113552},
     {1000000, 1000000, 10, 0.9900029902802269951339},
+};
+
+// Two processors, beyond the lattice (tests/reference/wide_laws_reference.py:
+// brute-force sums over every x of the binomial(N, 1/2) pmf at 50 digits):
+// {N, E M, Var M}.
+constexpr MomRef kTwoBins[] = {
+    {1000000000, 2, 5.000126156626069468845891e+8, 9.084505698768213575716954e+7},
+    {1000000001, 2, 5.000126161626195625471961e+8, 9.084505691937224957337887e+7},
+    {30000000007, 2, 1.500006910232990290444959e+10, 2.725351707799477853743609e+9},
+};
+// Same script: {N, P = 2, k, P(M <= k)}.
+constexpr CdfRef kTwoBinCdf[] = {
+    {1000000000, 2, 500000000, 2.523132521389376917820957e-5},
+    {1000000000, 2, 500010000, 0.4729314005691250168929884},
+    {1000000000, 2, 500040000, 0.9885889920943092013130313},
+    {1000000001, 2, 500000000, 0.0},
+    {1000000001, 2, 500010001, 0.4729520574046911367660257},
+};
+// Same script: {N, L, E ceil(M/L)} (by residues: 16 L <= sqrt(N)/2).
+struct CeilRef {
+  std::int64_t N, L;
+  double value;
+};
+constexpr CeilRef kTwoBinCeil[] = {
+    {1000000000, 2, 2.500063080813034734422946e+8},   {1000000000, 3, 1.666708722208633753336969e+8},
+    {1000000000, 5, 1.000025235325314819070316e+8},   {1000000000, 100, 5.000126652034060277763249e+6},
+    {1000000001, 2, 2.500063083313160891049015e+8},   {1000000001, 7, 7.143037416607409103511941e+7},
+    {30000000007, 10, 1.500006910682988217480062e+9},
 };
 
 }  // namespace
@@ -421,7 +450,107 @@ TEST_CASE("balls_into_bins largest P at 50 percent efficiency") {
   CHECK_THROWS_AS(an::largest_P_for_efficiency(10.0, 0.0), lbmc::engine::InputError);
 }
 
+TEST_CASE("balls_into_bins two processors: closed forms against enumeration and the lattice") {
+  // exact rationals (N <= 6)
+  for (const auto& r : kTinyMoments) {
+    if (r.P != 2) continue;
+    CAPTURE(r.N);
+    const an::AssignMoments m = an::two_bin_max_moments(r.N);
+    CHECK(rel_close(m.mean, r.mean, 2 * kEps));
+    CHECK(std::abs(m.variance - r.variance) <= 4 * kEps * r.mean * r.mean);
+  }
+  // up to N = 2048 multinomial_max_* use the lattice: an independent method
+  // (its budget: 1e-13 on the mean, 1e-12 on the variance, as above)
+  for (const std::int64_t N : {7, 100, 101, 1000}) {
+    CAPTURE(N);
+    const an::AssignMoments a = an::two_bin_max_moments(N);
+    const an::AssignMoments b = an::multinomial_max_moments(N, 2);
+    CHECK(rel_close(a.mean, b.mean, 1e-13));
+    CHECK(rel_close(a.variance, b.variance, 1e-12));
+    for (std::int64_t k = N / 2; k <= N; k += std::max<std::int64_t>(1, N / 20)) {
+      CAPTURE(k);
+      // the closed form is exact to an absolute ~2 eps (1 - 2 P(X > k))
+      CHECK(std::abs(an::two_bin_max_cdf(N, k) - an::multinomial_max_cdf_dp(N, 2, k)) <= 4 * kEps);
+    }
+    for (const std::int64_t L : {1, 3}) {
+      CAPTURE(L);
+      CHECK(rel_close(an::two_bin_max_ceil_mean(N, L), an::multinomial_max_ceil_mean(N, 2, L), 1e-13));
+    }
+  }
+  CHECK(an::two_bin_max_cdf(10, 4) == 0.0);
+  CHECK(an::two_bin_max_cdf(10, 10) == 1.0);
+  CHECK(an::two_bin_max_moments(0).mean == 0.0);
+  CHECK(an::two_bin_max_ceil_mean(0, 3) == 0.0);
+}
+
+TEST_CASE("balls_into_bins two processors at N = 1e9 ... 3e10 against brute-force sums") {
+  for (const auto& r : kTwoBins) {
+    CAPTURE(r.N);
+    const an::AssignMoments m = an::two_bin_max_moments(r.N);
+    CHECK(rel_close(m.mean, r.mean, 2 * kEps));
+    CHECK(rel_close(m.variance, r.variance, 4 * kEps));
+    // the multinomial functions take the closed forms beyond N = 2048
+    const an::AssignMoments d = an::multinomial_max_moments(r.N, 2);
+    CHECK(d.mean == m.mean);
+    CHECK(d.variance == m.variance);
+  }
+  for (const auto& r : kTwoBinCdf) {
+    CAPTURE(r.N);
+    CAPTURE(r.k);
+    CHECK(std::abs(an::two_bin_max_cdf(r.N, r.k) - r.cdf) <= 4 * kEps);
+    CHECK(an::multinomial_max_cdf(r.N, 2, r.k) == an::two_bin_max_cdf(r.N, r.k));
+  }
+  for (const auto& r : kTwoBinCeil) {
+    CAPTURE(r.N);
+    CAPTURE(r.L);
+    CHECK(rel_close(an::two_bin_max_ceil_mean(r.N, r.L), r.value, 4 * kEps));
+    CHECK(an::multinomial_max_ceil_mean(r.N, 2, r.L) == an::two_bin_max_ceil_mean(r.N, r.L));
+  }
+  // the quantile bisects the closed-form cdf
+  const std::int64_t k = an::multinomial_max_quantile(1000000000, 2, 0.5);
+  CHECK(an::two_bin_max_cdf(1000000000, k) >= 0.5);
+  CHECK(an::two_bin_max_cdf(1000000000, k - 1) < 0.5);
+}
+
+TEST_CASE("balls_into_bins two processors: E ceil(M/L) by residues against the terms one by one") {
+  // N = 1e6 and 1e6 + 1 (sd(X) = 500): residues for L <= 31, the short window
+  // of terms beyond; here every term P(M > jL) = 1 - P(M <= jL) is summed
+  // from j = 0 in long double.
+  for (const std::int64_t N : {1000000, 1000001}) {
+    for (const std::int64_t L : {2, 3, 7, 31, 32, 100}) {
+      long double sum = 0.0L;
+      for (std::int64_t j = 0; j * L < N; ++j) {
+        const double t = 1.0 - an::two_bin_max_cdf(N, j * L);
+        sum += t;
+        if (t == 0.0) break;
+      }
+      CAPTURE(N);
+      CAPTURE(L);
+      CHECK(rel_close(an::two_bin_max_ceil_mean(N, L), static_cast<double>(sum), 8 * kEps));
+    }
+  }
+}
+
+TEST_CASE("balls_into_bins grouping in one group counts the leading terms") {
+  // one group holds every task: E ceil(N/L) = ceil(N/L), without summing N/L terms
+  CHECK(an::multinomial_max_ceil_mean(1000000000, 1, 3) == 333333334.0);
+  CHECK(an::multinomial_max_ceil_mean(1000000000, 1, 1) == 1e9);
+  CHECK(an::efficiency_grouped_multinomial(1000000000, 2, 2, true) == 1.0);
+}
+
+TEST_CASE("balls_into_bins references beyond the lattice budget are unavailable, at once") {
+  // N/P = 1e8 and 1e9: one lattice evaluation would take ~1e11-1e13 terms
+  CHECK_THROWS_AS(an::multinomial_max_moments(1000000000, 10), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::multinomial_max_moments(1000000000000, 1000), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::multinomial_max_ceil_mean(1000000000, 3, 1), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::multinomial_max_quantile(1000000000, 10, 0.5), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::multinomial_max_cdf(1000000000, 10, 100040000), an::ReferenceUnavailable);
+}
+
 TEST_CASE("balls_into_bins rejects bad input") {
+  CHECK_THROWS_AS(an::two_bin_max_ceil_mean(10, 0), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::multinomial_max_ceil_mean(10, 2, 0), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::two_bin_max_moments(-1), lbmc::engine::InputError);
   CHECK_THROWS_AS(an::multinomial_max_cdf(-1, 3, 1), lbmc::engine::InputError);
   CHECK_THROWS_AS(an::multinomial_max_cdf(3, 0, 1), lbmc::engine::InputError);
   CHECK_THROWS_AS(an::multinomial_max_quantile(3, 2, 1.5), lbmc::engine::InputError);

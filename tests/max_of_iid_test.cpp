@@ -23,6 +23,7 @@
 
 #include "lbmc/analytic/harmonic.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
 
@@ -108,6 +109,62 @@ constexpr IntegerRef kInteger[] = {
     {"poisson:2.5", 1000, 8.983698572412296919639691, 0.8673343117481315726447835},
     {"poisson:0.5", 1000000, 6.696905195454934868678853, 0.3466434824685645846171569},
     {"poisson:1000", 1000000000, 1198.426586931320485101843, 46.30531355964476361372614},
+};
+
+// Laws too wide for the term-by-term sums (the strided sums), against
+// brute-force sums over every integer at 50 digits, with no stride
+// (tests/reference/wide_laws_reference.py): {spec, n, E Z, Var Z, tolerance
+// of Var Z relative}. Poisson and binomial(M, 1/2) laws: Var Z within a few
+// ulp. Binomial laws with p far from 1/2 and huge M are limited by the law's
+// own cdf, not by the method: Boost's incomplete beta errs by up to 2^-34 =
+// 5.8e-11 relative (M = 1e12, p = 1e-3) and 2^-36 = 1.5e-11 (M = 1e9,
+// p = 0.3) at single points, measured against the same 50-digit sums, and
+// the strided variance inherits ~2.4e-11 and ~3.3e-13 (E Z stays within
+// 1 ulp).
+struct WideRef {
+  const char* spec;
+  std::int64_t n;
+  double mean, variance, var_tol;
+};
+constexpr WideRef kWide[] = {
+    {"poisson:1e8", 10, 1.000153878126473264655871e+8, 3.443819090305310185384846e+7, 8 * kEps},
+    {"poisson:1e9", 10, 1.000048659919199376856915e+9, 3.443558668502693010892929e+8, 8 * kEps},
+    {"poisson:1e6", 1000000000, 1.006093698069093912016941e+6, 41018.73319533997388271165, 8 * kEps},
+    {"poisson:3e5", 2, 3.003090192972394978752732e+5, 2.046615836466056836879452e+5, 8 * kEps},
+    {"binomial:4000000000,0.5", 10, 2.000048659633849943193156e+9, 3.443438232240655617331821e+8, 8 * kEps},
+    {"binomial:100000000000,0.5", 3, 5.000013380930871129057195e+10, 1.398668009494065094378786e+10, 32 * kEps},
+    {"binomial:1000000000000,0.001", 7, 1.000042738452506735845945e+9, 3.915379230801807878179256e+8, 1e-10},
+    {"binomial:1000000000,0.3", 10, 3.000222987596761536560299e+8, 7.231441047838642617057794e+7, 1e-11},
+};
+
+// Same script: {spec, n, alpha, the smallest k with F(k)^n >= alpha}.
+struct WideQuantileRef {
+  const char* spec;
+  std::int64_t n;
+  double alpha, k;
+};
+constexpr WideQuantileRef kWideQuantile[] = {
+    {"poisson:1e8", 10, 0.05, 100006468},     {"poisson:1e8", 10, 0.95, 100025680},
+    {"poisson:1e9", 10, 0.95, 1000081204},    {"poisson:1e6", 1000000000, 0.5, 1006063},
+    {"binomial:4000000000,0.5", 10, 0.95, 2000081203},
+    {"binomial:1000000000000,0.001", 7, 0.5, 1000041559},
+};
+
+// Same script: {spec, n, L, E ceil(Z/L) = sum_{j>=0} P(Z > jL)}. Where the
+// terms are summed one by one (L = 1000; n = 1e9, L = 3), the double sum
+// starting from the ~3e5 leading ones counted rounds each of ~2000 terms:
+// ~1e-15 relative (10 ulp measured).
+struct CeilRef {
+  const char* spec;
+  std::int64_t n, L;
+  double value;
+};
+constexpr CeilRef kWideCeil[] = {
+    {"poisson:1e8", 10, 2, 5.000769415632366323279357e+7},
+    {"poisson:1e8", 10, 1000, 1.000158873126473264655871e+5},
+    {"poisson:1e9", 10, 7, 1.428640947027427681224165e+8},
+    {"poisson:1e6", 1000000000, 3, 3.353648993563646373389803e+5},
+    {"binomial:4000000000,0.5", 10, 5, 4.000097323267699886386311e+8},
 };
 
 // Exact quantiles: the smallest k with F(k)^n >= alpha.
@@ -521,8 +578,67 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(an::max_quantile(z, 10, 1.5), lbmc::engine::InputError);
     CHECK_THROWS_AS(an::max_quantile(z, 10, -0.1), lbmc::engine::InputError);
     CHECK_THROWS_AS(an::max_quantile(z, 10, std::nan("")), lbmc::engine::InputError);
-    // Integer laws too wide to sum term by term are refused, not summed for hours.
-    CHECK_THROWS_AS(an::max_moments(dist::Binomial{std::int64_t{1} << 50, 0.5}, 100),
-                    lbmc::engine::RuntimeFailure);
+  }
+
+  TEST_CASE("max_of_iid: wide integer laws (strided sums) against brute-force 50-digit sums") {
+    for (const auto& r : kWide) {
+      CAPTURE(r.spec);
+      CAPTURE(r.n);
+      const an::MaxMoments m = an::max_moments(dist::parse_load_law(r.spec), r.n);
+      CHECK(rel_close(m.mean, r.mean, 4));
+      CHECK(std::abs(m.variance - r.variance) <= r.var_tol * r.variance);
+    }
+    for (const auto& r : kWideQuantile) {
+      CAPTURE(r.spec);
+      CAPTURE(r.alpha);
+      CHECK(an::max_quantile(dist::parse_load_law(r.spec), r.n, r.alpha) == r.k);
+    }
+  }
+
+  TEST_CASE("max_of_iid: E ceil(Z/L) against brute-force sums and the moments") {
+    for (const auto& r : kWideCeil) {
+      CAPTURE(r.spec);
+      CAPTURE(r.L);
+      CHECK(rel_close(an::max_ceil_mean(dist::parse_load_law(r.spec), r.n, r.L), r.value, 16));
+    }
+    // Narrow laws: the terms one by one, summed here from j = 0 in long
+    // double; L = 1 is E Z.
+    for (const char* spec : {"poisson:10", "binomial:4096,0.5", "poisson:0.5"}) {
+      const dist::LoadLaw law = dist::parse_load_law(spec);
+      for (const std::int64_t n : {1LL, 100LL, 1000000000LL}) {
+        for (const std::int64_t L : {1LL, 2LL, 3LL, 50LL}) {
+          long double sum = 0.0L;
+          for (std::int64_t j = 0;; ++j) {
+            const double t = an::max_ccdf(law, n, static_cast<double>(j * L));
+            sum += t;
+            if (t < 1e-30) break;
+          }
+          CAPTURE(spec);
+          CAPTURE(n);
+          CAPTURE(L);
+          CHECK(rel_close(an::max_ceil_mean(law, n, L), static_cast<double>(sum), 8));
+          if (L == 1) CHECK(rel_close(an::max_ceil_mean(law, n, L), an::max_moments(law, n).mean, 16));
+        }
+      }
+    }
+    // Exact small cases: a point mass at 5 gives ceil(5/2) = 3; Z = max of two
+    // Bernoulli(1/2) is 1 with probability 3/4 (ceil(Z/L) = Z for every L).
+    CHECK(an::max_ceil_mean(dist::Constant{5.0}, 7, 2) == 3.0);
+    CHECK(an::max_ceil_mean(dist::Constant{0.0}, 7, 2) == 0.0);
+    CHECK(rel_close(an::max_ceil_mean(dist::Binomial{1, 0.5}, 2, 1), 0.75, 1));
+    CHECK(rel_close(an::max_ceil_mean(dist::Binomial{1, 0.5}, 2, 3), 0.75, 1));
+    CHECK_THROWS_AS(an::max_ceil_mean(dist::Poisson{3.0}, 5, 0), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::max_ceil_mean(dist::Poisson{3.0}, 0, 2), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::max_ceil_mean(dist::Normal{0.0, 1.0}, 5, 2), lbmc::engine::InputError);
+  }
+
+  TEST_CASE("max_of_iid: beyond Boost's range the moments are unavailable, quantiles still exact") {
+    // Boost's incomplete gamma series give up in the tails of Poisson laws
+    // beyond a mean of ~1e10 (the quantile search then starts from the mean).
+    const dist::LoadLaw law = dist::Poisson{1e12};
+    CHECK_THROWS_AS(an::max_moments(law, 10), an::ReferenceUnavailable);
+    const double k = an::max_quantile(law, 10, 0.95);
+    CHECK(an::max_cdf(law, 10, k) >= 0.95);
+    CHECK(an::max_cdf(law, 10, k - 1.0) < 0.95);
   }
 }

@@ -4,7 +4,9 @@
 // half of the law, so F(x)^n = exp(n log F) and 1 - F(x)^n = -expm1(n log F)
 // lose nothing to cancellation; in the lower half F^n = pow(F, n) directly.
 // Moment quadratures integrate in t = (x - c)/s away from the median c of Z
-// on each side; see integrate_side for the choice of rule.
+// on each side; see integrate_side for the choice of rule. Integer laws are
+// summed term by term while that takes at most kDirectTerms terms, and with a
+// stride beyond (strided_moments; the header states the method and its error).
 #include "lbmc/analytic/max_of_iid.hpp"
 
 #include <algorithm>
@@ -12,11 +14,13 @@
 #include <limits>
 #include <vector>
 
+#include <boost/math/policies/error_handling.hpp>
 #include <boost/math/quadrature/exp_sinh.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
 #include <fmt/format.h>
 
 #include "lbmc/analytic/harmonic.hpp"
+#include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
@@ -34,9 +38,24 @@ constexpr double kNegligible = 1e-300;
 // rules roughly square their error from one level to the next, so at this
 // tolerance the last level is accurate to rounding.
 constexpr double kQuadTolerance = 1e-10;
-// Integer laws: the most terms the exact sums may take (3 Boost calls each,
-// 1-5 us per term: seconds at most).
-constexpr double kMaxTerms = 1e6;
+// Integer laws: the most terms the term-by-term sums take (3 Boost calls each,
+// 2-10 us per term: ~0.1 s at most); wider laws are summed with a stride.
+constexpr double kDirectTerms = 16384;
+// Strided sums: the stride is the largest power of two at most
+// IQR(Z)/kStrideDivisor, about a fifth of the Gumbel scale beta = IQR/1.57.
+constexpr double kStrideDivisor = 8.0;
+// Strided sums: nodes where 1 - F^n (right of the median) or F^n (left of
+// it) is below this end the sums (what is dropped is < 1e-18 of E (Z-c)^2).
+constexpr double kStrideTail = 1e-20;
+// Strided sums: the sums at strides h and 2h must agree to this, relative to
+// sd Z (mean) and E (Z - c)^2 (second moment); see strided_moments.
+constexpr double kStrideCheck = 1e-9;
+// E ceil(Z/L): below the lower max-quantile at this level every term
+// P(Z > jL) = 1 - F^n is exactly 1 in double (F^n < 2^-54 rounds away).
+constexpr double kCertainLevel = 0x1p-60;
+// Strided sums: the most nodes one sum may take (if the check kept halving
+// the stride); never reached for binomial and Poisson laws.
+constexpr double kMaxStrideNodes = 1e6;
 
 void require_n(std::int64_t n) {
   if (n < 1) throw engine::InputError(fmt::format("maximum of n loads: n = {} must be >= 1", n));
@@ -160,8 +179,15 @@ MaxMoments continuous_moments(const LoadLaw& law, std::int64_t n) {
 // with P(Z > k) < 1e-300; mean and variance are centred (at the median, then
 // at the mean) and normalised by the summed mass, in long double. The number
 // of terms is the width of that range, ~75 sd(X) for Poisson and binomial
-// laws; laws wider than kMaxTerms are refused rather than summed for minutes.
-MaxMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
+// laws; laws wider than kDirectTerms go to strided_moments.
+struct IntegerMoments {
+  MaxMoments moments;
+  double stride = 1.0;  // the stride of the sums (1: every term)
+};
+
+IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n);
+
+IntegerMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
   const double dn = as_double(n);
   const double c = max_quantile(law, n, 0.5);
   const double k_lo = max_quantile(law, n, kNegligible);
@@ -169,11 +195,7 @@ MaxMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
   const double k_hi = first_integer([&](double k) { return max_ccdf(law, n, k) < kNegligible; },
                                     dist::quantile_upper(law, kNegligible / dn), c,
                                     dist::support_max(law));
-  if (!(k_hi - k_lo < kMaxTerms)) {
-    throw engine::RuntimeFailure(fmt::format(
-        "exact moments of the maximum of {} x {} would need {:.3g} terms (limit {:.0g})", n,
-        dist::to_spec(law), k_hi - k_lo + 1.0, kMaxTerms));
-  }
+  if (!(k_hi - k_lo < kDirectTerms)) return strided_moments(law, n);
   std::vector<double> mass;
   mass.reserve(static_cast<std::size_t>(k_hi - k_lo) + 1);
   for (double k = k_lo; k <= k_hi; k += 1.0) {
@@ -192,12 +214,112 @@ MaxMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
     const long double d = static_cast<long double>(k_lo + static_cast<double>(i) - mean);
     second += d * d * mass[i];
   }
-  return MaxMoments{mean, static_cast<double>(second / total)};
+  return {MaxMoments{mean, static_cast<double>(second / total)}, 1.0};
+}
+
+// Wide integer laws: the cdf forms (H = F^n, c the median of Z)
+//   E Z = c + sum_{k>=c} (1 - H(k)) - sum_{k<c} H(k),
+//   E (Z-c)^2 = sum_{k>=c} (2(k-c)+1)(1 - H(k)) + sum_{k<c} (2(c-k)-1) H(k)
+// summed over every h-th integer only (h a power of two), by the
+// trapezoidal rule at the integer nodes c + ih:
+//   E Z = c + 1/2 + h [1/2 - H(c) + sum_{i>=1} (1 - H(c+ih)) - sum_{i>=1} H(c-ih)],
+//   E (Z-c)^2 = 1/2 + (h^2 - 1)/6
+//               + h [1/2 - H(c) + sum_{i>=1} (2ih+1)(1 - H(c+ih)) + sum_{i>=1} (2ih-1) H(c-ih)].
+// Why it holds: H(k) = G(k)^n at the integers for a cdf G that is entire in k
+// (Poisson: G(x) = Q(x+1, lambda), the regularised upper incomplete gamma
+// function; binomial: G(x) = I_{1-p}(M-x, x+1)), so Z = ceil(U) for the
+// continuous U with cdf G^n. Each sum is a lattice sum of 1{x>=c} - H(x)
+// (times 2(x-c)+1), smooth on both sides of the jump at c, so the
+// Euler–Maclaurin derivative terms at c cancel between the two sides and
+// only the jump terms remain, which give the constants 1/2 and (h^2-1)/6
+// (exact for every h; with h = 1 both lines are the sums above, term for
+// term). What is left is the Poisson-summation (aliasing) remainder of the
+// smooth part, bounded by (h/pi) sum_{m>=1} |phi_U(2 pi m/h)|/m (and the
+// like with phi_U' for the second moment), phi_U the characteristic function
+// of U. For U near a Gumbel law of scale beta, |phi_U(t)| ~ sqrt(2 pi beta t)
+// e^{-pi beta t/2}, so with h <= beta/5 (h <= IQR(Z)/8, IQR = 1.57 beta) the
+// remainder is below 1e-20 sd Z; near a normal law it is far smaller. The
+// stride is checked a posteriori: the sums at strides h and 2h (every other
+// node, no extra evaluation) must agree to kStrideCheck; the remainder
+// behaving like e^{-a/h}, that at h is then about the square of that at 2h;
+// otherwise h is halved. Every H is F^n at an integer, evaluated as in the
+// term-by-term sums (nothing non-integer is rounded).
+IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n) {
+  const double c = max_quantile(law, n, 0.5);
+  const double iqr = max_quantile(law, n, 0.75) - max_quantile(law, n, 0.25);
+  const double lo = dist::support_min(law);
+  const double hi = dist::support_max(law);
+  double h = 1.0;
+  while (2.0 * h <= iqr / kStrideDivisor) h *= 2.0;
+  const long double hc = max_cdf(law, n, c);
+  for (;;) {
+    // sums over the nodes right and left of c: [0] every node (stride h),
+    // [1] the nodes with even i (stride 2h)
+    long double r0[2] = {0.0L, 0.0L}, r2[2] = {0.0L, 0.0L}, l0[2] = {0.0L, 0.0L}, l2[2] = {0.0L, 0.0L};
+    double nodes = 0.0;
+    const auto count_node = [&] {
+      if (++nodes > kMaxStrideNodes) {
+        throw ReferenceUnavailable(fmt::format(
+            "exact moments of the maximum of {} x {}: the strided sums would need more than {:.0g} nodes", n,
+            dist::to_spec(law), kMaxStrideNodes));
+      }
+    };
+    for (double i = 1.0;; i += 1.0) {
+      const double k = c + i * h;
+      if (k > hi) break;
+      const long double t = max_ccdf(law, n, k);
+      if (t < kStrideTail) break;
+      count_node();
+      const long double w = 2.0L * static_cast<long double>(i * h) + 1.0L;
+      for (int s = 0; s < (std::fmod(i, 2.0) == 0.0 ? 2 : 1); ++s) {
+        r0[s] += t;
+        r2[s] += w * t;
+      }
+    }
+    for (double i = 1.0;; i += 1.0) {
+      const double k = c - i * h;
+      if (k < lo) break;
+      const long double t = max_cdf(law, n, k);
+      if (t < kStrideTail) break;
+      count_node();
+      const long double w = 2.0L * static_cast<long double>(i * h) - 1.0L;
+      for (int s = 0; s < (std::fmod(i, 2.0) == 0.0 ? 2 : 1); ++s) {
+        l0[s] += t;
+        l2[s] += w * t;
+      }
+    }
+    long double shift[2], second[2];  // E Z - c and E (Z - c)^2 at strides h, 2h
+    for (int s = 0; s < 2; ++s) {
+      const long double step = static_cast<long double>(h) * (s == 0 ? 1.0L : 2.0L);
+      shift[s] = 0.5L + step * (0.5L - hc + r0[s] - l0[s]);
+      second[s] = 0.5L + (step * step - 1.0L) / 6.0L + step * (0.5L - hc + r2[s] + l2[s]);
+    }
+    const long double variance = second[0] - shift[0] * shift[0];
+    const bool agree = std::abs(shift[0] - shift[1]) <= kStrideCheck * std::sqrt(std::max(variance, 0.0L)) &&
+                       std::abs(second[0] - second[1]) <= kStrideCheck * second[0];
+    if (h == 1.0 || agree) {
+      return {MaxMoments{c + static_cast<double>(shift[0]), static_cast<double>(std::max(0.0L, variance))}, h};
+    }
+    h /= 2.0;
+  }
+}
+
+// discrete_moments, with Boost's failures to evaluate the law's tails (its
+// incomplete gamma series give up for Poisson means beyond ~1e10) reported
+// as an unavailable reference.
+IntegerMoments integer_moments(const LoadLaw& law, std::int64_t n) {
+  try {
+    return discrete_moments(law, n);
+  } catch (const boost::math::evaluation_error& e) {
+    throw ReferenceUnavailable(fmt::format("exact moments of the maximum of {} x {}: the law's cdf cannot be "
+                                           "evaluated in its tails ({})",
+                                           n, dist::to_spec(law), e.what()));
+  }
 }
 
 MaxMoments general_moments(const LoadLaw& law, std::int64_t n) {
   if (const auto* c = std::get_if<dist::Constant>(&law)) return MaxMoments{c->value, 0.0};
-  if (!dist::is_continuous(law)) return discrete_moments(law, n);
+  if (!dist::is_continuous(law)) return integer_moments(law, n).moments;
   if (const auto* g = std::get_if<dist::Normal>(&law)) {
     // Z = mu + sigma Z* with Z* the maximum of standard normals (Mehrotra §3).
     const MaxMoments z = continuous_moments(dist::Normal{0.0, 1.0}, n);
@@ -247,12 +369,21 @@ double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
   const long double log_root =
       std::log(static_cast<long double>(alpha)) / static_cast<long double>(n);
   const double tail = static_cast<double>(-std::expm1(log_root));  // 1 - alpha^{1/n}
-  const double x = tail < 0.5 ? dist::quantile_upper(law, tail)
-                              : dist::quantile(law, static_cast<double>(std::exp(log_root)));
-  if (dist::is_continuous(law)) return x;
+  const auto root = [&] {
+    return tail < 0.5 ? dist::quantile_upper(law, tail)
+                      : dist::quantile(law, static_cast<double>(std::exp(log_root)));
+  };
+  if (dist::is_continuous(law)) return root();
   // Integer laws: the smallest k with F(k)^n >= alpha, by the same evaluation
   // of F^n as max_cdf; Boost's root is only the starting guess (it can be off
-  // by one after rounding, and by far more deep in the tails).
+  // by one after rounding, and by far more deep in the tails). Where Boost's
+  // discrete quantile gives up (its series limits, for Poisson means beyond
+  // ~1e11) the search starts from the mean instead: O(log) more evaluations.
+  double x = dist::mean(law);
+  try {
+    x = root();
+  } catch (const boost::math::evaluation_error&) {
+  }
   return first_integer([&](double k) { return max_cdf(law, n, k) >= alpha; }, x,
                        dist::support_min(law), dist::support_max(law));
 }
@@ -278,6 +409,35 @@ MaxMoments max_moments(const LoadLaw& law, std::int64_t n) {
 MaxMoments max_moments_numeric(const LoadLaw& law, std::int64_t n) {
   require_n(n);
   return general_moments(law, n);
+}
+
+double max_ceil_mean(const LoadLaw& law, std::int64_t n, std::int64_t L) {
+  require_n(n);
+  if (L < 1) throw engine::InputError(fmt::format("E ceil(Z/L): L = {} must be >= 1", L));
+  if (!dist::is_integer_valued(law) || dist::support_min(law) < 0.0) {
+    throw engine::InputError(
+        fmt::format("E ceil(Z/L): {} is not an integer law on 0, 1, 2, ...", dist::to_spec(law)));
+  }
+  const double dL = as_double(L);
+  // Terms j with jL < k0 are 1 exactly: counted, not evaluated.
+  const double k0 = max_quantile(law, n, kCertainLevel);
+  double j = std::ceil(k0 / dL);
+  // More than kDirectTerms terms left (they end near the max-quantile at
+  // 1 - 2^-53): the law is wide, its moments are strided with a stride h, and
+  // for L <= h, E ceil(Z/L) = (E Z - 1/2)/L + 1/2 to the same remainder (see
+  // the header). Otherwise, or for L > h, the terms one by one.
+  const double k_end = max_quantile(law, n, 1.0 - 0x1p-53);
+  if ((k_end - k0) / dL > kDirectTerms) {
+    const IntegerMoments m = integer_moments(law, n);
+    if (dL <= m.stride) return (m.moments.mean - 0.5) / dL + 0.5;
+  }
+  double sum = j;
+  for (;; j += 1.0) {
+    const double t = max_ccdf(law, n, j * dL);
+    sum += t;
+    if (t < 1e-18 * sum || t == 0.0) break;
+  }
+  return sum;
 }
 
 }  // namespace lbmc::analytic

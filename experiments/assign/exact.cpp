@@ -10,29 +10,16 @@ namespace lbmc::exp {
 
 AssignExact assign_exact(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group) {
   const std::int64_t groups = processors / group;
-  const auto L = static_cast<double>(group);
-  AssignExact v{};
-  // E⌈M/L⌉ = Σ_{j>=0} P(M > jL), summed until the tail is negligible.
-  auto unit_time = [&](auto ccdf) {
-    double sum = 0.0;
-    for (double j = 0;; ++j) {
-      const double tail = ccdf(j * L);
-      sum += tail;
-      if (tail < 1e-18 * sum || j * L > static_cast<double>(tasks)) break;
-    }
-    return sum;
-  };
+  // E⌈M/L⌉ = Σ_{j>=0} P(M > jL), summed until the tail is negligible, its
+  // leading terms (exactly 1) counted rather than summed.
   if (model == AssignModel::poisson) {
-    const dist::LoadLaw law = dist::Poisson{static_cast<double>(tasks) / static_cast<double>(processors) * L};
+    const dist::LoadLaw law = dist::Poisson{static_cast<double>(tasks) / static_cast<double>(processors) *
+                                            static_cast<double>(group)};
     const auto m = analytic::max_moments(law, groups);
-    v = {m.mean, m.variance, unit_time([&](double k) { return analytic::max_ccdf(law, groups, k); })};
-  } else {
-    const auto m = analytic::multinomial_max_moments(tasks, groups);
-    v = {m.mean, m.variance, unit_time([&](double k) {
-           return 1.0 - analytic::multinomial_max_cdf(tasks, groups, static_cast<std::int64_t>(k));
-         })};
+    return {m.mean, m.variance, analytic::max_ceil_mean(law, groups, group)};
   }
-  return v;
+  const auto m = analytic::multinomial_max_moments(tasks, groups);
+  return {m.mean, m.variance, analytic::multinomial_max_ceil_mean(tasks, groups, group)};
 }
 
 }  // namespace lbmc::exp

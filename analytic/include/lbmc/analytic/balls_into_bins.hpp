@@ -40,11 +40,44 @@
 // the cdf is not monotone below the ulp level; the moments use the union
 // bound there (see multinomial_max_moments).
 //
-// Cost of one cdf value: O(L · width) complex terms, width ~ 26 sqrt(N/P)+1
-// the pmf range, L ~ 33·width/2 + 20 sqrt(N): ~1 ms at N = P = 1e6; it grows
-// like N/P·sqrt(N), so the moments (tens of cdf values) are meant for
-// N/P up to ~1e3. More than 4e9 terms per value is refused
-// (engine::RuntimeFailure).
+// Cost of one cdf value: O(L · width) complex terms (~22 ns each), width
+// ~ 26 sqrt(N/P)+1 the pmf range, L ~ 33·width/2 + 20 sqrt(N): ~1 ms at
+// N = P = 1e6; it grows like N/P·sqrt(N). Every reference is therefore held
+// to a budget of 2^26 complex terms (~1.5 s): one cdf value, and all the cdf
+// values of one moments, quantile or E ceil(M/L) computation together (the
+// references behind results/ take at most 1.9e7, N = 3000, P = 30). Beyond
+// it they throw analytic::ReferenceUnavailable: at once where one untruncated
+// evaluation would exceed twice the budget (from the normal approximation of
+// its width and L; e.g. N = 1e9 with P = 3 ... 10, N = 1e12 with P = 1000),
+// otherwise when the budget runs out (N = 1e4, P = 10 took 4.7 s and now
+// stops after ~2 s; N = 3000, P = 30 takes 0.4 s).
+//
+// Two processors (M = max(X, N - X) = N/2 + |X - N/2|, X ~ Binomial(N, 1/2))
+// have closed forms, used by the functions below beyond N = 2048 (at and
+// below it the lattice, whose values are unchanged): the moments from de
+// Moivre's mean absolute deviation (two_bin_max_moments), the cdf as
+// 1 - 2 P(X > k) (two_bin_max_cdf), and E ceil(M/L) by residues mod L
+// (two_bin_max_ceil_mean):
+//   E ceil(M/L) = (E M + E[(-M) mod L])/L,
+//   E[(-M) mod L] = (L-1)/2 + sum_{q=1}^{L-1} Re{ E e^{i w_q M}/(e^{i w_q} - 1) },
+//   E e^{i w M} = e^{i w N/2} (cos(w/2)^N + 2i S(w)),  S(w) = sum_{y>0} g(y) sin(w y),
+// w_q = 2 pi q/L, g(y) = P(X = N/2 + y) over y in Z (N even) or 1/2 + Z (N odd).
+// Poisson summation on that lattice (with the kink of sin(w|y|) at 0) and
+// repeated integration by parts give S(w) = sum_r (-1)^r g^{(2r)}(0) K_r(w),
+// K_r = (1/(2r)!) (d/dw)^{2r} K_0, K_0 = cot(w/2)/2 (N even) or csc(w/2)/2
+// (N odd), the derivatives of g at 0 from ln g(y)/g(0) =
+// -sum_j 2 psi^{(2j-1)}(N/2+1) y^{2j}/(2j)!. With 16 L <= sd(X) four terms
+// leave less than (L/(2 pi sd))^8·105 ~ 1e-14 of S (S itself < 0.01), and
+// cos(w/2)^N < e^{-5000}: cost O(L), error below 1e-15 relative (measured
+// within 1 ulp of brute-force 50-digit sums at N = 1e9, 3e10). For larger L
+// the terms P(M > jL) = 2 P(X > jL) are few (< 150) and summed.
+// Measured accuracy of the closed forms: moments within 1 ulp of 50-digit
+// sums at N = 1e9 ... 3e10; the cdf within 2 eps absolute (it is 1 - 2q).
+//
+// E ceil(M/L) (multinomial_max_ceil_mean, groups of unit jobs): the terms
+// P(M > jL) are exactly 1 while jL P < N (the cdf is 0 there) and are
+// counted, the rest summed in double until below 1e-18 of the sum (the sum
+// the command layer has always formed).
 #pragma once
 
 #include <cstdint>
@@ -54,9 +87,10 @@ namespace lbmc::analytic {
 //! P(M <= k) for the maximum load M of N tasks assigned independently and
 //! uniformly to P processors (DESIGN §6; the exact, multinomial form of
 //! Franklin §2): N!/P^N [x^N] (sum_{j<=k} x^j/j!)^P, by saddle-point tilt and
-//! exact lattice inversion (see the note above). k < ceil(N/P) gives 0,
-//! k >= N gives 1. Throws engine::InputError for N < 0 or P < 1,
-//! engine::RuntimeFailure when one evaluation would exceed 4e9 terms.
+//! exact lattice inversion (see the note above); P = 2 beyond N = 2048 by
+//! two_bin_max_cdf. k < ceil(N/P) gives 0, k >= N gives 1. Throws
+//! engine::InputError for N < 0 or P < 1, analytic::ReferenceUnavailable
+//! when the evaluation would exceed 2^26 terms.
 double multinomial_max_cdf(std::int64_t N, std::int64_t P, std::int64_t k);
 
 //! The same probability by an independent method: a long double dynamic
@@ -78,23 +112,55 @@ struct AssignMoments {
 //! Where the union bound u(k) = P·P(Bin(N,1/P) > k) is below 1e-8,
 //! P(M > k) is taken as u(k) (Bonferroni: u - u^2/2 <= P(M > k) <= u, so the
 //! error is below 1e-16 absolute); sums stop when the neglected terms are
-//! below 1e-18 relative. Throws engine::InputError for N < 0 or P < 1.
+//! below 1e-18 relative. P = 2 beyond N = 2048: two_bin_max_moments.
+//! Throws engine::InputError for N < 0 or P < 1,
+//! analytic::ReferenceUnavailable beyond the lattice budget (2^26 terms).
 AssignMoments multinomial_max_moments(std::int64_t N, std::int64_t P);
+
+//! E ceil(M/L) = sum_{j>=0} P(M > jL) for an integer L >= 1: the time of
+//! the most loaded of P groups of unit jobs served L at a time (Franklin §2,
+//! grouping). The leading terms, exactly 1 while jL·P < N, are counted; the
+//! rest summed until below 1e-18 of the sum (P = 2 beyond N = 2048:
+//! two_bin_max_ceil_mean). Throws engine::InputError for N < 0, P < 1 or
+//! L < 1; analytic::ReferenceUnavailable beyond the lattice budget (2^26
+//! terms).
+double multinomial_max_ceil_mean(std::int64_t N, std::int64_t P, std::int64_t L);
+
+//! Two processors, by closed forms (M = max(X, N-X), X ~ Binomial(N, 1/2)):
+//! P(M <= k) = 1 - 2 P(X > k) for 2k >= N (0 below, 1 from k = N on), from
+//! Boost's binomial upper tail; absolute error ~2 eps. N <= 2^53. Throws
+//! engine::InputError for N < 0.
+double two_bin_max_cdf(std::int64_t N, std::int64_t k);
+
+//! Two processors: E M = N/2 + E|X - N/2| with de Moivre's
+//! E|X - N/2| = ceil(N/2) C(N, ceil(N/2))/2^N
+//!            = (N/2) Gamma(m + 1/2)/(sqrt(pi) Gamma(m + 1)), m = floor(N/2),
+//! and Var M = N/4 - (E|X - N/2|)^2 (since (M - N/2)^2 = (X - N/2)^2), in
+//! long double: within 2 ulp. Cost O(1). Throws engine::InputError for N < 0.
+AssignMoments two_bin_max_moments(std::int64_t N);
+
+//! Two processors: E ceil(M/L). L = 1: E M. 16 L <= sd(X) = sqrt(N)/2: by
+//! residues mod L (see the note above), cost O(L), error below 1e-15
+//! relative; otherwise the short window of terms P(M > jL) = 2 P(X > jL)
+//! (fewer than 150). Throws engine::InputError for N < 0 or L < 1.
+double two_bin_max_ceil_mean(std::int64_t N, std::int64_t L);
 
 //! The smallest k with P(M <= k) >= alpha (as multinomial_max_cdf evaluates
 //! it), alpha in [0,1], by bisection on [ceil(N/P), N]; alpha = 0 gives the
 //! lowest possible maximum ceil(N/P), alpha = 1 the smallest k whose computed
 //! cdf is 1 (at most N). Throws engine::InputError for alpha
-//! outside [0,1], N < 0 or P < 1.
+//! outside [0,1], N < 0 or P < 1; analytic::ReferenceUnavailable beyond the
+//! lattice budget (2^26 terms for all the cdf values together).
 std::int64_t multinomial_max_quantile(std::int64_t N, std::int64_t P, double alpha);
 
 //! The paper's efficiency lambda/E[max of P iid Poisson(lambda)] (Franklin
 //! §2, Table 1), E by analytic::max_moments. Throws engine::InputError for
-//! lambda <= 0 or P < 1.
+//! lambda <= 0 or P < 1; analytic::ReferenceUnavailable as max_moments.
 double efficiency_poisson_model(double lambda, std::int64_t P);
 
 //! The exact (multinomial) efficiency (N/P)/E M. Throws engine::InputError
-//! for N < 1 or P < 1.
+//! for N < 1 or P < 1; analytic::ReferenceUnavailable as
+//! multinomial_max_moments.
 double efficiency_multinomial(std::int64_t N, std::int64_t P);
 
 //! Grouping (Franklin §2, last paragraph): the P processors form G = P/L
@@ -105,7 +171,8 @@ double efficiency_multinomial(std::int64_t N, std::int64_t P);
 //! L·lambda, G): this is the model behind the paper's numbers ("exactly the
 //! same as the efficiency with N jobs and P/L processors", 0.16 -> 0.30 ->
 //! 0.49 for N = P = 3000, L = 1, 3, 10). With unit_jobs = true a group
-//! finishes at ceil(load/L), E = sum_{m>=0} P(max_G load > mL).
+//! finishes at ceil(load/L), E = sum_{m>=0} P(max_G load > mL) =
+//! max_ceil_mean (L = 1: both rules are the ungrouped model).
 //! Throws engine::InputError unless L >= 1 divides P, or for lambda <= 0.
 double efficiency_grouped_poisson(double lambda, std::int64_t P, std::int64_t L, bool unit_jobs);
 
@@ -113,8 +180,10 @@ double efficiency_grouped_poisson(double lambda, std::int64_t P, std::int64_t L,
 //! Multinomial(N; 1/G, ...), so the largest group load has the law of
 //! multinomial_max_cdf(N, G, .). Fractional: (N/P)/(E[M_G]/L) =
 //! efficiency_multinomial(N, G) (the paper's model of grouping); unit jobs:
-//! (N/P)/E ceil(M_G/L), E ceil(M_G/L) = sum_{m>=0} P(M_G > mL).
-//! Throws engine::InputError unless L >= 1 divides P, or for N < 1.
+//! (N/P)/E ceil(M_G/L), E ceil(M_G/L) = sum_{m>=0} P(M_G > mL) =
+//! multinomial_max_ceil_mean (L = 1: both rules are the ungrouped model).
+//! Throws engine::InputError unless L >= 1 divides P, or for N < 1;
+//! analytic::ReferenceUnavailable beyond the lattice budget.
 double efficiency_grouped_multinomial(std::int64_t N, std::int64_t P, std::int64_t L,
                                       bool unit_jobs);
 
