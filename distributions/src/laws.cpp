@@ -84,6 +84,26 @@ double dispatch(const LoadLaw& law, OnPoint on_point, F f) {
       law);
 }
 
+// The facts of each law, one overload per law type, so that a law without
+// its overload does not compile. Supports are stated here rather than taken
+// from Boost, whose exponential support starts at the smallest normal double
+// instead of 0; a degenerate law's point mass overrides them (point_mass).
+struct LawFacts {
+  double support_min;
+  double support_max;
+  bool continuous;      // has a density
+  bool integer_valued;  // every value is an integer
+};
+LawFacts facts(const Normal&) { return {-kInf, kInf, true, false}; }
+LawFacts facts(const Binomial& l) { return {0.0, static_cast<double>(l.trials), false, true}; }
+LawFacts facts(const Poisson&) { return {0.0, kInf, false, true}; }
+LawFacts facts(const Exponential&) { return {0.0, kInf, true, false}; }
+LawFacts facts(const Uniform& l) { return {l.a, l.b, true, false}; }
+LawFacts facts(const Constant& l) { return {l.value, l.value, false, l.value == std::floor(l.value)}; }
+LawFacts facts_of(const LoadLaw& law) {
+  return std::visit([](const auto& l) { return facts(l); }, law);
+}
+
 }  // namespace
 
 LoadLaw parse_load_law(std::string_view spec) {
@@ -156,15 +176,9 @@ std::string to_spec(const LoadLaw& law) {
       law);
 }
 
-bool is_continuous(const LoadLaw& law) {
-  return std::holds_alternative<Normal>(law) || std::holds_alternative<Exponential>(law) ||
-         std::holds_alternative<Uniform>(law);
-}
+bool is_continuous(const LoadLaw& law) { return facts_of(law).continuous; }
 
-bool is_integer_valued(const LoadLaw& law) {
-  if (const auto* c = std::get_if<Constant>(&law)) return c->value == std::floor(c->value);
-  return std::holds_alternative<Binomial>(law) || std::holds_alternative<Poisson>(law);
-}
+bool is_integer_valued(const LoadLaw& law) { return facts_of(law).integer_valued; }
 
 double mean(const LoadLaw& law) {
   return dispatch(law, [](double v) { return v; }, [](const auto& d, bool) { return bm::mean(d); });
@@ -236,32 +250,14 @@ double quantile_upper(const LoadLaw& law, double q) {
       });
 }
 
-// Supports are stated per law rather than taken from Boost, whose
-// exponential support starts at the smallest normal double instead of 0.
 double support_min(const LoadLaw& law) {
   if (const auto v = point_mass(law)) return *v;
-  return std::visit(
-      [](const auto& l) -> double {
-        using Law = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<Law, Normal>) return -kInf;
-        if constexpr (std::is_same_v<Law, Uniform>) return l.a;
-        if constexpr (std::is_same_v<Law, Constant>) return l.value;
-        return 0.0;  // binomial, Poisson, exponential
-      },
-      law);
+  return facts_of(law).support_min;
 }
 
 double support_max(const LoadLaw& law) {
   if (const auto v = point_mass(law)) return *v;
-  return std::visit(
-      [](const auto& l) -> double {
-        using Law = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<Law, Binomial>) return static_cast<double>(l.trials);
-        if constexpr (std::is_same_v<Law, Uniform>) return l.b;
-        if constexpr (std::is_same_v<Law, Constant>) return l.value;
-        return kInf;  // normal, Poisson, exponential
-      },
-      law);
+  return facts_of(law).support_max;
 }
 
 }  // namespace lbmc::dist
