@@ -2,8 +2,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "lbmc/engine/results.hpp"
+#include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 
 using namespace lbmc::engine;
@@ -35,14 +37,61 @@ TEST_SUITE("fast") {
     CHECK(t.failures(ReferenceKind::bound) == 1);
   }
 
-  TEST_CASE("results: zero se compares exactly") {
+  TEST_CASE("results: a value without sampling error compares exactly") {
     ResultTable t;
-    t.add({}, "mean", {5.0, 0.0, 5.0, 5.0, 10}, {{"exact", ReferenceKind::exact, 5.0}});
-    t.add({}, "mean", {5.0, 0.0, 5.0, 5.0, 10}, {{"exact", ReferenceKind::exact, 6.0}});
+    t.add({}, "violations", exact_value(0.0, 10), {{"exact", ReferenceKind::exact, 0.0}});
+    t.add({}, "violations", exact_value(0.1, 10), {{"exact", ReferenceKind::exact, 0.0}});
     CHECK(*t.rows[0].z == 0.0);
     CHECK(t.rows[0].verdict == Verdict::pass);
     CHECK(std::isinf(*t.rows[1].z));
     CHECK(t.rows[1].verdict == Verdict::fail);
+    CHECK(t.notes.empty());
+  }
+
+  TEST_CASE("results: a sample that cannot decide gives no verdict and a note, never a failure") {
+    ResultTable t;
+    t.param_names = {"n"};
+    // Every replication equal (a rare event not seen): no spread to judge by.
+    t.add({"3"}, "mean", {0.0, 0.0, 0.0, 0.0, 100000}, {{"exact", ReferenceKind::exact, 1e-6}});
+    // One replication: no standard error at all.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    t.add({"3"}, "mean", {2.0, nan, nan, nan, 1}, {{"exact", ReferenceKind::exact, 1.0},
+                                                    {"upper", ReferenceKind::bound, 0.5, true}});
+    // Equality passes whatever the se.
+    t.add({"3"}, "mean", {2.0, nan, nan, nan, 1}, {{"exact", ReferenceKind::exact, 2.0}});
+    REQUIRE(t.rows.size() == 4);
+    for (int i = 0; i < 3; ++i) {
+      CHECK_FALSE(t.rows[i].z.has_value());
+      CHECK(t.rows[i].verdict == Verdict::none);
+    }
+    CHECK(t.rows[0].rel_diff.has_value());
+    CHECK(t.rows[3].verdict == Verdict::pass);
+    CHECK(t.failures(ReferenceKind::exact) == 0);
+    CHECK(t.failures(ReferenceKind::bound) == 0);
+    REQUIRE(t.notes.size() == 3);
+    CHECK(t.notes[0].find("n=3 mean (exact exact)") == 0);
+    CHECK(t.notes[0].find("100000 replications") != std::string::npos);
+    CHECK(t.notes[1].find("fewer than two replications") != std::string::npos);
+  }
+
+  TEST_CASE("results: one-sided standard errors, open and closed sides") {
+    ResultTable t;
+    Estimate e{1.0, 0.5, 0.0, 3.0, 50};
+    e.sided = SidedSe{0.25, std::numeric_limits<double>::infinity()};
+    e.unresolved_note = "open above";
+    t.add({}, "q0.99", e, {{"exact", ReferenceKind::exact, 0.5}, {"exact", ReferenceKind::exact, 2.0},
+                           {"exact", ReferenceKind::exact, -0.5}});
+    CHECK(*t.rows[0].z == doctest::Approx(2.0));  // below: the lower se
+    CHECK(t.rows[0].verdict == Verdict::pass);
+    CHECK_FALSE(t.rows[1].z.has_value());         // above: open
+    CHECK(t.rows[1].verdict == Verdict::none);
+    CHECK(t.notes.at(0).find("open above") != std::string::npos);
+    CHECK(t.rows[2].verdict == Verdict::fail);    // z = 6 on the closed side
+    // A side of zero width in an exact interval excludes the reference.
+    Estimate point{7.0, 0.0, 7.0, 7.0, 1000};
+    point.sided = SidedSe{0.0, 0.0};
+    t.add({}, "q0.5", point, {{"exact", ReferenceKind::exact, 8.0}});
+    CHECK(t.rows.back().verdict == Verdict::fail);
   }
 
   TEST_CASE("results: CSV header and a bare row") {

@@ -16,12 +16,10 @@ namespace {
 
 namespace bm = boost::math;
 
-// The rank r with P(Bin(R, α) <= r − 1) >= prob, clamped to [1, R]:
-// X_(r) is then an order statistic bounding the α-quantile at that level.
-std::int64_t binomial_rank(std::int64_t count, double alpha, double prob) {
+// The smallest k with P(Bin(R, α) <= k) >= prob.
+std::int64_t binomial_count(std::int64_t count, double alpha, double prob) {
   const bm::binomial_distribution<double, engine::MathPolicy> b(static_cast<double>(count), alpha);
-  const double k = bm::quantile(b, prob);
-  return std::clamp<std::int64_t>(static_cast<std::int64_t>(k), 1, count);
+  return static_cast<std::int64_t>(bm::quantile(b, prob));
 }
 
 // x == ⌊x⌋ without the library call: every double of magnitude 2^52 or more
@@ -148,6 +146,27 @@ double QuantileStore::order_statistic(std::int64_t rank) const {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+QuantileInterval QuantileStore::interval(double alpha, double level) const {
+  const std::int64_t r = count();
+  const double inf = std::numeric_limits<double>::infinity();
+  if (r == 0) return {-inf, inf};
+  const double tail = (1.0 - level) / 2.0;
+  // X_(l) <= q_α <= X_(u) with probability >= level for l = k_low and
+  // u = k_high + 1 (P(Bin <= l − 1) < tail, P(Bin <= u − 1) >= 1 − tail).
+  // With l = 0 or u = R + 1 the bound is beyond the sample: that end is open.
+  const std::int64_t k_low = binomial_count(r, alpha, tail);
+  const std::int64_t k_high = binomial_count(r, alpha, 1.0 - tail);
+  // Lowest rank first: each later selection then works only on the values
+  // above the last one placed.
+  QuantileInterval interval;
+  interval.low = k_low >= 1 ? order_statistic(std::min(k_low, r)) : -inf;
+  interval.high =
+      k_high < r ? order_statistic(std::min<std::int64_t>(std::max<std::int64_t>(k_high, 1) + 1, r)) : inf;
+  if (std::isnan(interval.low)) interval.low = -inf;  // outside a histogram's range
+  if (std::isnan(interval.high)) interval.high = inf;
+  return interval;
+}
+
 QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   const std::int64_t r = count();
   if (r == 0) {
@@ -156,16 +175,12 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   }
   const auto rank = std::clamp<std::int64_t>(
       static_cast<std::int64_t>(std::ceil(alpha * static_cast<double>(r))), 1, r);
-  const double tail = (1.0 - level) / 2.0;
-  const std::int64_t low_rank = binomial_rank(r, alpha, tail);
-  const std::int64_t high_rank = std::min<std::int64_t>(binomial_rank(r, alpha, 1.0 - tail) + 1, r);
+  const QuantileInterval bounds = interval(alpha, level);
   QuantileEstimate est;
-  // Lowest rank first: each later selection then works only on the values
-  // above the last one placed (about (1 − α)R of them, then the few between).
-  est.low = order_statistic(low_rank);
-  est.high = order_statistic(high_rank);
+  est.low = bounds.low;
+  est.high = bounds.high;
   est.value = order_statistic(rank);
-  const double z = bm::quantile(bm::normal_distribution<double, engine::MathPolicy>(), 1.0 - tail);
+  const double z = bm::quantile(bm::normal_distribution<double, engine::MathPolicy>(), 1.0 - (1.0 - level) / 2.0);
   est.se = (est.high - est.low) / (2.0 * z);
   return est;
 }

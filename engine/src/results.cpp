@@ -6,6 +6,7 @@
 #include <limits>
 
 #include <boost/math/distributions/normal.hpp>
+#include <fmt/format.h>
 
 #include "lbmc/engine/math_policy.hpp"
 
@@ -48,14 +49,29 @@ Estimate normal_estimate(double value, double se, std::int64_t reps, double leve
 
 namespace {
 
-// (estimate − reference)/se; with se = 0 (a degenerate law, or a discrete
-// quantile whose interval is one point) agreement is z = 0 and anything
-// else is infinitely far.
-double z_score(double estimate, double se, double reference) {
-  const double diff = estimate - reference;
-  if (se > 0.0) return diff / se;
-  if (diff == 0.0) return 0.0;
-  return std::copysign(std::numeric_limits<double>::infinity(), diff);
+// The z of `estimate` against `reference`, or why the sample cannot decide.
+struct ZScore {
+  std::optional<double> z;
+  std::string unresolved;
+};
+
+ZScore z_score(const Estimate& estimate, double reference) {
+  const double diff = estimate.value - reference;
+  if (diff == 0.0) return {0.0, {}};
+  if (estimate.exact) return {std::copysign(std::numeric_limits<double>::infinity(), diff), {}};
+  const double se = estimate.se_toward(reference);
+  if (se > 0.0 && std::isfinite(se)) return {diff / se, {}};
+  // An exact interval (quantile, proportion) of zero width on the reference's
+  // side excludes it: that is a finding, not a lack of data.
+  if (estimate.sided && se == 0.0) return {std::copysign(std::numeric_limits<double>::infinity(), diff), {}};
+  if (!estimate.unresolved_note.empty()) return {std::nullopt, estimate.unresolved_note};
+  if (std::isnan(se)) return {std::nullopt, "no standard error (fewer than two replications)"};
+  if (se == 0.0) {
+    return {std::nullopt, fmt::format("every one of the {} replications gave {}: a sample without variation "
+                                      "cannot check a different value",
+                                      estimate.reps, estimate.value)};
+  }
+  return {std::nullopt, "the interval is open on the reference's side"};
 }
 
 Verdict judge(const Reference& ref, double z, double z_tol) {
@@ -70,7 +86,22 @@ Verdict judge(const Reference& ref, double z, double z_tol) {
   return Verdict::none;
 }
 
+bool is_check(ReferenceKind kind) { return kind == ReferenceKind::exact || kind == ReferenceKind::bound; }
+
 }  // namespace
+
+std::string ResultTable::describe(const std::vector<std::string>& params) const {
+  std::string text;
+  for (std::size_t i = 0; i < param_names.size() && i < params.size(); ++i) {
+    text += fmt::format("{}{}={}", text.empty() ? "" : " ", param_names[i], params[i]);
+  }
+  return text;
+}
+
+void ResultTable::note_unavailable(const std::vector<std::string>& params, const std::string& statistic,
+                                   const std::string& reference, const std::string& why) {
+  notes.push_back(fmt::format("{} {}: reference {} unavailable: {}", describe(params), statistic, reference, why));
+}
 
 void ResultTable::add(const std::vector<std::string>& params, const std::string& statistic,
                       const Estimate& estimate, const std::vector<Reference>& references) {
@@ -81,14 +112,19 @@ void ResultTable::add(const std::vector<std::string>& params, const std::string&
   for (const Reference& ref : references) {
     Row row{params, statistic, estimate, ref, std::nullopt, std::nullopt, Verdict::none};
     if (std::isfinite(ref.value) && !std::isnan(estimate.value)) {
-      const double z = z_score(estimate.value, estimate.se, ref.value);
-      row.z = z;
       if (ref.value != 0.0) row.rel_diff = (estimate.value - ref.value) / std::abs(ref.value);
-      row.verdict = judge(ref, z, z_tol);
+      const ZScore z = z_score(estimate, ref.value);
+      if (z.z) {
+        row.z = z.z;
+        row.verdict = judge(ref, *z.z, z_tol);
+      } else if (is_check(ref.kind)) {
+        notes.push_back(fmt::format("{} {} ({} {}): no verdict: {}", describe(params), statistic, to_string(ref.kind),
+                                    ref.name, z.unresolved));
+      } else {
+        row.verdict = Verdict::info;
+      }
     } else {
-      row.verdict = ref.kind == ReferenceKind::exact || ref.kind == ReferenceKind::bound
-                        ? Verdict::fail
-                        : Verdict::info;
+      row.verdict = is_check(ref.kind) ? Verdict::fail : Verdict::info;
     }
     rows.push_back(std::move(row));
   }

@@ -96,6 +96,7 @@ nlohmann::json to_json(const ResultTable& table, const RunMeta& meta) {
   m["ns_per_variate"] = meta.ns_per_variate;
   m["stopping"] = meta.stopping;
   m["z_tol"] = table.z_tol;
+  m["notes"] = table.notes;
   nlohmann::json rows = nlohmann::json::array();
   for (const Row& row : table.rows) {
     nlohmann::json r;

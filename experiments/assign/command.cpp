@@ -20,6 +20,7 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/assign.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
 
 namespace lbmc::exp {
@@ -100,27 +101,32 @@ class AssignCommand final : public Command {
     report.record(label, s.run, per_rep);
 
     const AssignModel other = model == AssignModel::poisson ? AssignModel::multinomial : AssignModel::poisson;
-    const AssignExact exact = assign_exact(model, tasks, processors, group);
-    const AssignExact info = assign_exact(other, tasks, processors, group);
     const char* other_name = other == AssignModel::poisson ? "poisson-model" : "multinomial";
+    auto& table = report.table();
+    const auto exact = reference_or_note(table, params, "max.*, efficiency*", "exact",
+                                         [&] { return assign_exact(model, tasks, processors, group); });
+    const auto info = reference_or_note(table, params, "max.*, efficiency*", other_name,
+                                        [&] { return assign_exact(other, tasks, processors, group); });
+    // The rows' references: exact, then the other model's value, each when available.
+    const auto refs = [&](auto value_of) {
+      std::vector<engine::Reference> list;
+      if (exact) list.push_back({"exact", ReferenceKind::exact, value_of(*exact)});
+      if (info) list.push_back({other_name, ReferenceKind::asymptotic, value_of(*info)});
+      return list;
+    };
     const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
     const auto L = static_cast<double>(group);
-    engine::PointRows rows(report.table(), params, settings.level);
+    engine::PointRows rows(table, params, settings.level);
     const auto& m = s.max_load;
-    rows.mean("max.mean", m,
-              {{"exact", ReferenceKind::exact, exact.mean}, {other_name, ReferenceKind::asymptotic, info.mean}});
-    rows.variance("max.variance", m,
-                  {{"exact", ReferenceKind::exact, exact.variance},
-                   {other_name, ReferenceKind::asymptotic, info.variance}});
+    rows.mean("max.mean", m, refs([](const AssignExact& v) { return v.mean; }));
+    rows.variance("max.variance", m, refs([](const AssignExact& v) { return v.variance; }));
     // Efficiency λ/E[M/L] = λL/E[M], by the delta method.
     rows.add("efficiency", engine::reciprocal_estimate(lambda * L, engine::mean_estimate(m, settings.level), settings.level),
-             {{"exact", ReferenceKind::exact, lambda * L / exact.mean},
-              {other_name, ReferenceKind::asymptotic, lambda * L / info.mean}});
+             refs([&](const AssignExact& v) { return lambda * L / v.mean; }));
     if (group > 1) {
       rows.add("efficiency_unit",
                engine::reciprocal_estimate(lambda, engine::mean_estimate(s.unit_time, settings.level), settings.level),
-               {{"exact", ReferenceKind::exact, lambda / exact.unit_time},
-                {other_name, ReferenceKind::asymptotic, lambda / info.unit_time}});
+               refs([&](const AssignExact& v) { return lambda / v.unit_time; }));
     }
   }
 

@@ -22,6 +22,7 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/maxload.hpp"
+#include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
 
 namespace lbmc::exp {
@@ -80,14 +81,20 @@ struct MaxLoadReferences {
   std::vector<std::vector<Reference>> quantiles;  // one list per α
 };
 
-MaxLoadReferences references_for(const MaxLoadPoint& point, const std::vector<double>& alphas) {
+MaxLoadReferences references_for(const MaxLoadPoint& point, const std::vector<double>& alphas,
+                                 engine::ResultTable& table, const std::vector<std::string>& params) {
   MaxLoadReferences refs;
-  const analytic::MaxMoments exact = analytic::max_moments(point.law, point.n);
-  refs.mean.push_back({"exact", ReferenceKind::exact, exact.mean});
-  refs.variance.push_back({"exact", ReferenceKind::exact, exact.variance});
+  if (const auto exact = reference_or_note(table, params, "mean", "exact",
+                                           [&] { return analytic::max_moments(point.law, point.n); })) {
+    refs.mean.push_back({"exact", ReferenceKind::exact, exact->mean});
+    refs.variance.push_back({"exact", ReferenceKind::exact, exact->variance});
+  }
   refs.quantiles.resize(alphas.size());
   for (std::size_t i = 0; i < alphas.size(); ++i) {
-    refs.quantiles[i].push_back({"exact", ReferenceKind::exact, analytic::max_quantile(point.law, point.n, alphas[i])});
+    if (const auto q = reference_or_note(table, params, engine::quantile_statistic("", alphas[i]), "exact",
+                                         [&] { return analytic::max_quantile(point.law, point.n, alphas[i]); })) {
+      refs.quantiles[i].push_back({"exact", ReferenceKind::exact, *q});
+    }
   }
   const bool spread = dist::variance(point.law) > 0.0;
   if (point.n >= 2 && spread) {
@@ -164,7 +171,7 @@ class MaxLoadCommand final : public Command {
                                                         : choose_max_method(point.law, point.n);
     const char* method_name = method == MaxMethod::direct ? "direct" : "brute";
     const std::vector<std::string> params{spec, std::to_string(point.n), method_name};
-    const MaxLoadReferences refs = references_for(point, alphas);
+    const MaxLoadReferences refs = references_for(point, alphas, report.table(), params);
     const std::string label = fmt::format("maxload dist={} n={} method={}", spec, point.n, method_name);
     const auto plan = make_plan(settings, label);
 

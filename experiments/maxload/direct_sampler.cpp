@@ -113,7 +113,13 @@ void DirectMaxSampler::fill(engine::Generator& gen, std::span<double> out) const
 }
 
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {
-  if (!dist::is_continuous(law)) return n >= 2 ? MaxMethod::direct : MaxMethod::brute;
+  if (!dist::is_continuous(law)) {
+    if (n < 2) return MaxMethod::brute;
+    // The table spans the range where P(Z = k) >= 2^-64; the quantiles at
+    // 2^-64 and 1 − 2^-52 bound most of it, cheaply.
+    const double width = analytic::max_quantile(law, n, 1.0 - 0x1p-52) - analytic::max_quantile(law, n, kNegligible);
+    return width <= kDirectTableMaxCells ? MaxMethod::direct : MaxMethod::brute;
+  }
   return n >= kDirectContinuousMinN ? MaxMethod::direct : MaxMethod::brute;
 }
 

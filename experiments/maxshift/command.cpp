@@ -13,6 +13,12 @@
 //  - bound: the paper's P(D ≥ 1) ≤ e^{−2μ²/(σ²n)}, beside its two-sided
 //    Kolmogorov limit 1 − K(μ/(σ√n)).
 // With --cov FILE: the sample covariance of (V_1..V_n) against k(n−l)σ²/n.
+//
+// For integer loads every event is decided on the integers n·V_k (kernel.cpp,
+// IntegerBridge), so the ties at D = 1 and W' = 0 that integer loads make
+// common are exact. D.p_ge_1 is reported for laws of positive mean (D counts
+// processors, X̄ of them); when every load is 0 nothing moves: D = 0, so the
+// event is false, and W' = D' = 0.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -67,7 +73,9 @@ class MaxShiftCommand final : public Command {
         "Output columns: experiment,dist,n,statistic,... W' = max_k V_k/(sigma sqrt n), D' = max_k |V_k|/(sigma sqrt n),\n"
         "D = max_k |V_k|/mean(X). References: bridge-limit, kolmogorov-limit (asymptotic), bridge-corrected,\n"
         "kolmogorov-corrected (shift beta/sqrt n), exact (P(W'=0) = 1/n for continuous laws; spitzer: E W' for\n"
-        "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))). Max_R_Shift, Max_L_Shift: integer laws.");
+        "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))). Max_R_Shift, Max_L_Shift: integer laws.\n"
+        "D.p_ge_1 (laws of mean > 0): integer loads are decided exactly on n*V_k; all-zero loads move nothing (D = 0).\n"
+        "W'.p_zero and D.p_ge_1 carry exact binomial (Clopper-Pearson) intervals.");
   }
 
   int run(const std::string& command_line) override {
@@ -116,18 +124,18 @@ class MaxShiftCommand final : public Command {
     add_variable(rows, kWPrime, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, w_mean_refs);
     std::vector<Reference> zero_refs;
     if (dist::is_continuous(law)) zero_refs.push_back({"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)});
-    rows.mean("W'.p_zero", s.w_zero, zero_refs);
+    rows.proportion("W'.p_zero", s.w_zero, zero_refs);
     add_variable(rows, kDPrime, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, {});
 
-    std::vector<Reference> d_refs;
+    // D = max_k |V_k|/X̄ counts processors, which needs loads of positive mean.
     const double mu = dist::mean(law);
     if (mu > 0.0) {
       const double y = mu / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
-      d_refs.push_back({"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true});
       const double two_sided = analytic::cdf(boost::math::complement(analytic::Kolmogorov{}, y));  // 1 − K(y)
-      d_refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, two_sided});
+      rows.proportion("D.p_ge_1", s.d_ge_1,
+                      {{"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true},
+                       {"kolmogorov-limit", ReferenceKind::asymptotic, two_sided}});
     }
-    rows.mean("D.p_ge_1", s.d_ge_1, d_refs);
     if (s.max_rshift.count() > 0) {
       rows.mean("Max_R_Shift.mean", s.max_rshift);
       rows.mean("Max_L_Shift.mean", s.max_lshift);

@@ -172,11 +172,11 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
 // nearest processor with elements before them (right) or after them (left),
 // and below 0 when there is none, while the 0 terms are at most the largest
 // numerator of a processor with elements (the last one's right, the first
-// one's left). While (n + 1)·T < 2^53 every u_j and numerator is an
-// exact integer in double and the final quotient rounds to the right side of
-// every integer (the argument of Destination), so this equals the
-// processor-by-processor computation, with one pass like bridge_extremes and
-// one division a replication.
+// one's left). The extremes of u are exact integers: found in double while
+// (n + 1)·T < 2^53 (every u_j is then an exact integer there), in 128-bit
+// integers beyond; the roundings are integer divisions, so this equals the
+// processor-by-processor computation at any size. The same integers decide
+// D >= 1 (max |u| >= T) and W' = 0 (max u = 0) without rounding.
 //
 // Smaller still, n·T <= 2^49, max u and min u are n times the bridge's
 // extremes, rounded to the nearest integer, and that pass is spared too. The
@@ -185,18 +185,45 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
 // min; with the rounding of the product by n, n·max v is within 4.002·u·n·T
 // <= 0.25 of the integer max u.
 __attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
-                                             const BridgeExtremes& extremes) {
-  const std::size_t n = prefix.size();
-  const double total = n == 0 ? 0.0 : prefix.back();
-  if (total <= 0.0) return {};
-  const double count = static_cast<double>(n);
-  if ((count + 1.0) * total >= 0x1p53) return processor_shifts_by_processor(prefix);
-  const Range u = count * total <= 0x1p49
-                      ? Range{std::nearbyint(count * extremes.max), std::nearbyint(count * extremes.min)}
-                      : range_of(prefix.data(), ks.data(), n - 1, count, total);
-  return {static_cast<std::int64_t>(std::floor((u.high + total - count) / total)),
-          static_cast<std::int64_t>(-std::floor(u.low / total))};
+IntegerBridge integer_bridge(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
+                             const BridgeExtremes& extremes) {
+  IntegerBridge u;
+  u.n = static_cast<std::int64_t>(prefix.size());
+  u.total = u.n == 0 ? 0 : static_cast<std::int64_t>(prefix.back());
+  if (u.total <= 0) return u;
+  const double count = static_cast<double>(u.n);
+  const double total = prefix.back();
+  if ((count + 1.0) * total < 0x1p53) {
+    const Range r = count * total <= 0x1p49
+                        ? Range{std::nearbyint(count * extremes.max), std::nearbyint(count * extremes.min)}
+                        : range_of(prefix.data(), ks.data(), prefix.size() - 1, count, total);
+    u.high = static_cast<std::int64_t>(r.high);
+    u.low = static_cast<std::int64_t>(r.low);
+    return u;
+  }
+  for (std::int64_t k = 1; k < u.n; ++k) {
+    const Int128 v = Int128{static_cast<std::int64_t>(prefix[static_cast<std::size_t>(k - 1)])} * u.n -
+                     Int128{k} * u.total;
+    u.high = v > u.high ? v : u.high;
+    u.low = v < u.low ? v : u.low;
+  }
+  return u;
+}
+
+namespace {
+
+// ⌊a/b⌋ for b > 0.
+Int128 floor_div(Int128 a, Int128 b) {
+  const Int128 q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+}  // namespace
+
+ProcessorShifts IntegerBridge::shifts() const {
+  if (total <= 0) return {};
+  return {static_cast<std::int64_t>(floor_div(high + total - n, total)),
+          static_cast<std::int64_t>(-floor_div(low, total))};
 }
 
 ProcessorShifts processor_shifts(const std::vector<double>& loads) {
@@ -205,7 +232,7 @@ ProcessorShifts processor_shifts(const std::vector<double>& loads) {
   for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += loads[k];
   const Eigen::ArrayXd ks = bridge_indices(static_cast<std::int64_t>(prefix.size()));
   const double mean = prefix.empty() ? 0.0 : total / static_cast<double>(prefix.size());
-  return processor_shifts_from_prefix(prefix, ks, bridge_extremes(prefix, ks, mean));
+  return integer_bridge(prefix, ks, bridge_extremes(prefix, ks, mean)).shifts();
 }
 
 namespace {
@@ -238,8 +265,10 @@ struct MaxShiftKernel {
     const auto reps = static_cast<std::size_t>(count);
     const std::span<double> w = acc.w_prime_values.append(reps);
     const std::span<double> d = acc.d_prime_values.append(reps);
-    std::vector<double> d_ge_1(reps), right(integer_loads ? reps : 0), left(right.size());
+    std::vector<double> right(integer_loads ? reps : 0), left(right.size());
+    std::int64_t d_hits = 0;
     const double scale = 1.0 / (sigma * std::sqrt(static_cast<double>(n)));
+    const double scale_per_n = scale / static_cast<double>(n);
     // A local copy of the generator stays in registers across the stores of
     // the inner loop; through the reference it is spilled and reloaded.
     engine::Generator local = gen;
@@ -254,13 +283,19 @@ struct MaxShiftKernel {
       const double mean = total / static_cast<double>(n);
       const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
       if (covariance) acc.covariance->add(bridge);
-      w[r] = extremes.max * scale;
-      d[r] = extremes.max_abs() * scale;
-      d_ge_1[r] = extremes.max_abs() >= mean ? 1.0 : 0.0;
       if (integer_loads) {
-        const ProcessorShifts shifts = processor_shifts_from_prefix(prefix, ks, extremes);
+        // W' and D' from the exact integers n·V: one rounding each.
+        const IntegerBridge u = integer_bridge(prefix, ks, extremes);
+        w[r] = static_cast<double>(u.high) * scale_per_n;
+        d[r] = static_cast<double>(u.max_abs()) * scale_per_n;
+        d_hits += u.reaches_one_processor() ? 1 : 0;
+        const ProcessorShifts shifts = u.shifts();
         right[r] = static_cast<double>(shifts.max_right);
         left[r] = static_cast<double>(shifts.max_left);
+      } else {
+        w[r] = extremes.max * scale;
+        d[r] = extremes.max_abs() * scale;
+        d_hits += mean > 0.0 && extremes.max_abs() >= mean ? 1 : 0;
       }
     }
     gen = local;
@@ -273,8 +308,8 @@ struct MaxShiftKernel {
     acc.d_prime.merge(engine::Moments::of(d));
     acc.w_prime_sq.merge(transformed(w, [](double x) { return x * x; }));
     acc.d_prime_sq.merge(transformed(d, [](double x) { return x * x; }));
-    acc.w_zero.merge(transformed(w, [](double x) { return x == 0.0 ? 1.0 : 0.0; }));
-    acc.d_ge_1.merge(engine::Moments::of(d_ge_1));
+    acc.w_zero.add(std::count(w.begin(), w.end(), 0.0), count);
+    acc.d_ge_1.add(d_hits, count);
     acc.max_rshift.merge(engine::Moments::of(right));
     acc.max_lshift.merge(engine::Moments::of(left));
   }

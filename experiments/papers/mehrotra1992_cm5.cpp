@@ -136,10 +136,10 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
                    printed.time(kTau, kPhi) * 1e6, limit.time(kTau, kPhi) * 1e6, simulated, simulated * kFlops,
                    100.0 * (1.0 - a1.time.mean() / printed.time(kTau, kPhi)), 100.0 * (1.0 - excess / gumbel),
                    bdm.time.mean() * 1e6)});
-  const double one_side = s.one_per_side.mean();
+  const double one_side = s.one_per_side.value();
   claims.push_back(
       {"", "cm5-one-packet-each-side", "§5: at most one packet on each side in most practical cases", "≤ 1 each side",
-       std::nullopt, one_side, s.one_per_side.mean_se(), one_side >= 0.95 ? ClaimVerdict::reproduced : ClaimVerdict::differs,
+       std::nullopt, one_side, s.one_per_side.se(), one_side >= 0.95 ? ClaimVerdict::reproduced : ClaimVerdict::differs,
        fmt::format("Fraction of replications of the §4 example in which every processor sends at most one packet "
                    "to each side: {:.4f}; the mean of the largest number any processor sends is {:.4f}, of "
                    "Max_L_Shift {:.4f} and Max_R_Shift {:.4f}. The largest packet is {:.3f} X̄ on average; no "

@@ -170,8 +170,8 @@ void small_shift_probability(const ReproduceContext& ctx, std::vector<Claim>& cl
     const std::string id = fmt::format("P-D-ge-1-n{}-k{}", n, k);
     const auto reps = static_cast<std::int64_t>(std::min(4e6, std::max(2e5, 400.0 / bound)));
     const MaxShiftSample s = simulate_max_shift(law, n, false, ctx.plan(id, reps));
-    const double p = s.d_ge_1.mean();
-    const double se = s.d_ge_1.mean_se();
+    const double p = s.d_ge_1.value();
+    const double se = s.d_ge_1.se();
     const double y = std::sqrt(static_cast<double>(trials)) / std::sqrt(dn);  // μ/(σ√n)
     const bool holds = p - 4.0 * se <= bound;
     const char* outcome = p <= bound ? "the bound holds"

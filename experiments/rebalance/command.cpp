@@ -165,7 +165,7 @@ class RebalanceCommand final : public Command {
     fig1.mean("Max_R_Shift.mean", s.max_rshift);
     fig1.mean("packets.max.mean", s.packets_max);
     fig1.mean("packets.max_per_side.mean", s.packets_side_max);
-    fig1.mean("packets.p_le1_per_side", s.one_per_side);
+    fig1.proportion("packets.p_le1_per_side", s.one_per_side);
     fig1.mean("packet_size.max_rel.mean", s.packet_max_rel);
     fig1.mean("packet_size.mean_rel.mean", s.packet_mean_rel);
 

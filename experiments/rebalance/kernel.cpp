@@ -52,7 +52,7 @@ void add_packet_stats(const BalancePlan& plan, RebalanceSample& acc) {
   }
   acc.packets_max.add(static_cast<double>(most));
   acc.packets_side_max.add(static_cast<double>(most_side));
-  acc.one_per_side.add(most_side <= 1 ? 1.0 : 0.0);
+  acc.one_per_side.add(most_side <= 1);
   if (sent > 0) {
     const double mean = plan.mean();
     acc.packet_max_rel.add(static_cast<double>(largest) / mean);
@@ -102,7 +102,9 @@ struct RebalanceKernel {
       plan_balance(loads, plan, spec->remainder);
       if (plan.layout.total > 0) {
         const double mean = plan.mean();
-        const double d = bridge_extremes(prefix, ks, mean).max_abs() / mean;
+        // D = max|V_k|/X̄ = max|u_k|/T on the exact integers u = n·V.
+        const IntegerBridge u = integer_bridge(prefix, ks, bridge_extremes(prefix, ks, mean));
+        const double d = static_cast<double>(u.max_abs()) / static_cast<double>(u.total);
         acc.d.add(d);
         acc.d_sq.add(d * d);
         acc.d_values.add(d);

@@ -67,13 +67,16 @@ struct RunPlan {
   }
 };
 
-//! The summary of a moment accumulator's mean.
-inline MeanSummary summary_of(const Moments& m) noexcept { return {m.mean(), m.mean_se()}; }
+//! The summary of a moment accumulator's mean; {0, 0} (nothing to wait for)
+//! when it holds no observation, as a statistic the run never reached.
+inline MeanSummary summary_of(const Moments& m) noexcept {
+  return m.count() == 0 ? MeanSummary{} : MeanSummary{m.mean(), m.mean_se()};
+}
 //! A bare moment accumulator reports its one mean.
 inline std::vector<MeanSummary> reported_means(const Moments& m) { return {summary_of(m)}; }
 
 //! --target-rse: true when every mean has se <= target·|mean| (a mean of 0
-//! with se 0 counts as met; a mean of 0 with se > 0 never does).
+//! with se 0 counts as met; a mean of 0 with se > 0, or a NaN se, never does).
 inline bool relative_se_met(const std::vector<MeanSummary>& means, double target) {
   return std::all_of(means.begin(), means.end(),
                      [target](const MeanSummary& m) { return m.se <= target * std::abs(m.mean); });

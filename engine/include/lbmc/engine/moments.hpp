@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 namespace lbmc::engine {
@@ -75,14 +76,16 @@ class Moments {
   double variance() const noexcept {
     return count_ > 1 ? m2_ / static_cast<double>(count_ - 1) : 0.0;
   }
-  //! Standard error of the mean, s/√R.
+  //! Standard error of the mean, s/√R; NaN below two observations.
   double mean_se() const noexcept {
-    return count_ > 1 ? std::sqrt(variance() / static_cast<double>(count_)) : 0.0;
+    return count_ > 1 ? std::sqrt(variance() / static_cast<double>(count_))
+                      : std::numeric_limits<double>::quiet_NaN();
   }
   //! Standard error of s²: √((m4 − s⁴(R−3)/(R−1))/R), m4 = M4/R the fourth
-  //! central moment (the variance of the unbiased variance estimator).
+  //! central moment (the variance of the unbiased variance estimator); NaN
+  //! below four observations.
   double variance_se() const noexcept {
-    if (count_ < 4) return 0.0;
+    if (count_ < 4) return std::numeric_limits<double>::quiet_NaN();
     const double r = static_cast<double>(count_);
     const double s2 = variance();
     const double m4 = m4_ / r;

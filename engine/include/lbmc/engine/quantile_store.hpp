@@ -24,14 +24,22 @@
 
 namespace lbmc::engine {
 
-//! An empirical quantile with its distribution-free interval.
+//! An empirical quantile with its distribution-free interval. An end the
+//! sample cannot bound (the interval's order statistic would lie beyond the
+//! sample's extremes, or outside a histogram's range) is ∓inf.
 struct QuantileEstimate {
   double value = 0.0;
   double low = 0.0;
   double high = 0.0;
   //! (high − low)/(2·z_{(1+level)/2}): the standard error implied by the
-  //! interval, used for z-scores.
+  //! interval, used for z-scores; +inf when an end is open.
   double se = 0.0;
+};
+
+//! The distribution-free interval [X_(l), X_(u)] of a quantile.
+struct QuantileInterval {
+  double low = 0.0;
+  double high = 0.0;
 };
 
 class QuantileStore {
@@ -72,6 +80,9 @@ class QuantileStore {
 
   //! The α-quantile, inf{x : F_R(x) ≥ α}, with its interval at `level`.
   QuantileEstimate quantile(double alpha, double level) const;
+  //! The order-statistic interval of the α-quantile at `level` alone, ends
+  //! beyond the sample ∓inf.
+  QuantileInterval interval(double alpha, double level) const;
   //! The empirical P(X <= x) and P(X == x); exact stores only count exactly.
   double fraction_at_most(double x) const;
   double fraction_equal(double x) const;

@@ -7,6 +7,15 @@
 // derived here, as is the verdict: exact references pass when |z| <= z_tol,
 // bounds when the estimate is on the right side within z_tol standard errors,
 // and asymptotic, corrected and paper references are informational.
+//
+// z uses the standard error on the reference's side of the estimate (the
+// two sides differ for quantiles and proportions). A check the sample cannot
+// decide gets no z and no verdict, never a failure, and a note says why: an
+// interval open on the reference's side (a quantile beyond the sample's
+// extremes), a sample without variation (every replication equal, say no
+// hit of a rare event) or without a standard error (one replication). A
+// value without sampling error (Estimate::exact) must equal its exact
+// reference to pass. Equality always passes.
 #pragma once
 
 #include <cstdint>
@@ -30,12 +39,38 @@ struct Reference {
   bool upper_bound = true;
 };
 
+//! The standard errors of an estimate toward lower and toward higher values,
+//! for an interval that is not symmetric (quantiles, proportions); +inf on a
+//! side the sample cannot resolve.
+struct SidedSe {
+  double down = 0.0;
+  double up = 0.0;
+};
+
 struct Estimate {
   double value = 0.0;
+  //! Standard error; NaN when the sample cannot give one (fewer than two
+  //! replications), +inf when its interval is open.
   double se = 0.0;
   double ci_low = 0.0;
   double ci_high = 0.0;
   std::int64_t reps = 0;
+  //! One-sided standard errors; when absent, se on both sides.
+  std::optional<SidedSe> sided = std::nullopt;
+  //! True for a value without sampling error (a count of failed checks, a
+  //! computed value): any difference from an exact reference is a failure.
+  bool exact = false;
+  //! Why the sample cannot resolve the statistic, when it cannot (e.g. the
+  //! replications an open quantile interval needs); shown with unresolved
+  //! checks.
+  std::string unresolved_note = {};
+
+  //! The standard error toward `reference`: the upper side when the
+  //! reference lies above the value, else the lower side.
+  double se_toward(double reference) const noexcept {
+    if (!sided) return se;
+    return reference > value ? sided->up : sided->down;
+  }
 };
 
 //! A mean and its standard error: what the stopping rule watches, and the
@@ -74,12 +109,21 @@ struct ResultTable {
   std::vector<std::string> param_names;
   std::vector<Row> rows;
   double z_tol = 4.0;
+  //! One line per exact check or bound the sample could not decide, and per
+  //! reference that could not be computed (printed on stderr, kept in JSON).
+  std::vector<std::string> notes;
 
   //! Adds one row per reference (or one bare row when there are none).
   void add(const std::vector<std::string>& params, const std::string& statistic,
            const Estimate& estimate, const std::vector<Reference>& references);
   //! Number of rows against references of `kind` whose verdict is fail.
   std::int64_t failures(ReferenceKind kind) const;
+  //! Records that a reference of `statistic` at `params` could not be
+  //! computed: the statistic's rows are added without it, and `why` is noted.
+  void note_unavailable(const std::vector<std::string>& params, const std::string& statistic,
+                        const std::string& reference, const std::string& why);
+  //! "name=value ..." of `params`, for notes.
+  std::string describe(const std::vector<std::string>& params) const;
 };
 
 }  // namespace lbmc::engine

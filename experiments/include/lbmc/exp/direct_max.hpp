@@ -66,10 +66,13 @@ double log_one_minus_exp_neg(double x);
 enum class MaxMethod { brute, direct };
 
 //! `auto`: the direct method when it is expected to be faster: for integer
-//! laws at any n >= 2 (a table lookup replaces n draws); for continuous laws
-//! when n >= kDirectContinuousMinN (a quantile evaluation costs about as much
-//! as that many draws).
+//! laws at any n >= 2 (a table lookup replaces n draws) whose table of P(Z = k)
+//! would have at most kDirectTableMaxCells cells (its construction costs
+//! three cdf evaluations a cell: a Poisson(1e8) table would take a minute);
+//! for continuous laws when n >= kDirectContinuousMinN (a quantile evaluation
+//! costs about as much as that many draws).
 inline constexpr std::int64_t kDirectContinuousMinN = 64;
+inline constexpr double kDirectTableMaxCells = 0x1p15;
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n);
 
 }  // namespace lbmc::exp

@@ -23,6 +23,7 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/proportion.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 
 namespace lbmc::exp {
@@ -56,12 +57,35 @@ struct ProcessorShifts {
   std::int64_t max_left = 0;
 };
 ProcessorShifts processor_shifts(const std::vector<double>& loads);
-//! The same from the prefix sums Y_1..Y_n of integer loads (ks:
-//! bridge_indices(n)) and their bridge's extremes (bridge_extremes with
-//! mean = Y_n/n), which give the answer without another pass over the
-//! prefix sums while n·Y_n <= 2^49.
-ProcessorShifts processor_shifts_from_prefix(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
-                                             const BridgeExtremes& extremes);
+
+__extension__ using Int128 = __int128;
+
+//! The bridge of integer loads in integers: u_k = n·Y_k − k·T for k = 1..n
+//! (T = Y_n, u_n = 0), so that V_k = u_k/n exactly, and its extremes. Every
+//! event about the shifts of integer loads is decided on these integers, so
+//! ties (common with integer loads) are decided exactly, not by rounding.
+//! With T = 0 (no element anywhere) nothing moves: u ≡ 0, D = 0.
+struct IntegerBridge {
+  std::int64_t n = 0;
+  std::int64_t total = 0;  // T
+  Int128 high = 0;         // max_k u_k >= 0
+  Int128 low = 0;          // min_k u_k <= 0
+
+  //! max_k |u_k| = n·max_k |V_k|.
+  Int128 max_abs() const { return high > -low ? high : -low; }
+  //! D >= 1, with D = max_k |V_k|/X̄ the shift in processor units: T > 0 and
+  //! max_k |u_k| >= T. False when there is nothing to move.
+  bool reaches_one_processor() const { return total > 0 && max_abs() >= total; }
+  //! Max_R_Shift and Max_L_Shift of Figure 1: ⌊(max u + T − n)/T⌋ and
+  //! −⌊min u/T⌋ (kernel.cpp derives them); 0 when T = 0.
+  ProcessorShifts shifts() const;
+};
+//! The integer bridge of the prefix sums Y_1..Y_n of integer loads, exactly:
+//! from the bridge's extremes (bridge_extremes with mean = Y_n/n, ks:
+//! bridge_indices(n)) without another pass while n·T <= 2^49, by one pass in
+//! double while (n + 1)·T < 2^53, in 128-bit integers beyond.
+IntegerBridge integer_bridge(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
+                             const BridgeExtremes& extremes);
 //! The same, processor by processor with the destination of each element:
 //! the definition itself, at any size.
 ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix);
@@ -82,8 +106,8 @@ struct BridgeCovariance {
 struct MaxShiftSample {
   engine::Moments w_prime, w_prime_sq, d_prime, d_prime_sq;
   engine::QuantileStore w_prime_values, d_prime_values;
-  engine::Moments w_zero;        // indicator W' = 0
-  engine::Moments d_ge_1;        // indicator D >= 1
+  engine::Proportion w_zero;     // W' = 0
+  engine::Proportion d_ge_1;     // D >= 1 (only for laws of positive mean)
   engine::Moments max_rshift;   // integer loads only
   engine::Moments max_lshift;   // integer loads only
   std::optional<BridgeCovariance> covariance;

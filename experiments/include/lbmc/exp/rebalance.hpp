@@ -50,6 +50,7 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/proportion.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 
 namespace lbmc::exp {
@@ -207,7 +208,7 @@ struct RebalanceSample {
   engine::Moments max_lshift, max_rshift;
   engine::Moments packets_max;        // most packets any processor sends (own excluded)
   engine::Moments packets_side_max;   // most packets any processor sends to one side
-  engine::Moments one_per_side;       // indicator: at most one packet each side, every processor
+  engine::Proportion one_per_side;    // at most one packet each side, every processor
   engine::Moments packet_max_rel;     // largest sent packet / X̄ (reps with movement)
   engine::Moments packet_mean_rel;    // mean sent packet / X̄ (reps with movement)
   ApproachStats approach[kApproaches];
