@@ -9,6 +9,10 @@
 // terms are counted against a budget per reference (LatticeBudget); two
 // processors beyond N = 2048 use the binomial closed forms at the end of
 // the file instead.
+// The long double logarithms, exponentials and log-factorials are ext::
+// (extended_math.hpp), not logl / expl / lgammal: those end in x87
+// instructions whose last bit depends on the processor's vendor, and the
+// moments' cancellations showed that bit in the printed digits.
 #include "lbmc/analytic/balls_into_bins.hpp"
 
 #include <algorithm>
@@ -23,6 +27,7 @@
 #include <boost/math/special_functions/polygamma.hpp>
 #include <fmt/format.h>
 
+#include "lbmc/analytic/extended_math.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/dist/laws.hpp"
@@ -75,9 +80,9 @@ struct Tilted {
 Tilted make_tilted(long double s, std::int64_t k) {
   Tilted y;
   y.s = s;
-  const long double t = std::exp(s);
+  const long double t = ext::exp(s);
   const std::int64_t mode = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(t)), 0, k);
-  const auto lw = [&](std::int64_t j) { return as_ld(j) * s - std::lgamma(as_ld(j) + 1.0L); };
+  const auto lw = [&](std::int64_t j) { return as_ld(j) * s - ext::log_factorial(j); };
   const long double ref = lw(mode);
   y.lo = mode;
   while (y.lo > 0 && lw(y.lo - 1) - ref > -kDrop) --y.lo;
@@ -86,7 +91,7 @@ Tilted make_tilted(long double s, std::int64_t k) {
   y.w.resize(static_cast<std::size_t>(y.hi - y.lo + 1));
   long double total = 0.0L, first = 0.0L;
   for (std::int64_t j = y.lo; j <= y.hi; ++j) {
-    const long double v = std::exp(lw(j) - ref);
+    const long double v = ext::exp(lw(j) - ref);
     y.w[static_cast<std::size_t>(j - y.lo)] = v;
     total += v;
     first += v * as_ld(j);
@@ -98,7 +103,7 @@ Tilted make_tilted(long double s, std::int64_t k) {
     second += y.w[static_cast<std::size_t>(j - y.lo)] * d * d;
   }
   y.var = second / total;
-  y.log_total = ref + std::log(total);
+  y.log_total = ref + ext::log(total);
   return y;
 }
 
@@ -107,7 +112,7 @@ Tilted make_tilted(long double s, std::int64_t k) {
 // identity holds for any s, so the tolerance only affects conditioning.
 Tilted solve_tilt(std::int64_t N, std::int64_t P, std::int64_t k) {
   const long double lambda = as_ld(N) / as_ld(P);
-  long double lo = std::log(lambda);  // truncation lowers the mean: E Y <= lambda
+  long double lo = ext::log(lambda);  // truncation lowers the mean: E Y <= lambda
   long double hi = std::numeric_limits<long double>::infinity();
   Tilted y = make_tilted(lo, k);
   for (int it = 0; it < 200; ++it) {
@@ -204,10 +209,10 @@ double cdf_with(std::int64_t N, std::int64_t P, std::int64_t k, LatticeBudget& b
   if (k >= N) return 1.0;  // also N = 0
   if (k < 0 || k * P < N) return 0.0;
   if (P == 2 && N > kTwoBinLatticeMaxN) return two_bin_max_cdf(N, k);
-  const long double log_prefix = std::lgamma(as_ld(N) + 1.0L) - as_ld(N) * std::log(as_ld(P));
+  const long double log_prefix = ext::log_factorial(N) - as_ld(N) * ext::log(as_ld(P));
   if (k * P == N) {
     // every processor holds exactly k: N!/(k!^P P^N)
-    return static_cast<double>(std::exp(log_prefix - as_ld(P) * std::lgamma(as_ld(k) + 1.0L)));
+    return static_cast<double>(ext::exp(log_prefix - as_ld(P) * ext::log_factorial(k)));
   }
   const Tilted y = solve_tilt(N, P, k);
   const long double mass = lattice_point_mass(y, N, P, budget);
@@ -219,13 +224,13 @@ double cdf_with(std::int64_t N, std::int64_t P, std::int64_t k, LatticeBudget& b
   long double log_cdf = 0.0L;
   const long double dN = as_ld(N);
   if (N >= 1000) {
-    const long double rest = 0.5L * std::log(2.0L * kPiL * dN) + 1.0L / (12.0L * dN) -
+    const long double rest = 0.5L * ext::log(2.0L * kPiL * dN) + 1.0L / (12.0L * dN) -
                              1.0L / (360.0L * dN * dN * dN) + 1.0L / (1260.0L * dN * dN * dN * dN * dN);
-    log_cdf = dN * (std::log(dN / as_ld(P)) - y.s) + (as_ld(P) * y.log_total - dN) + rest + std::log(mass);
+    log_cdf = dN * (ext::log(dN / as_ld(P)) - y.s) + (as_ld(P) * y.log_total - dN) + rest + ext::log(mass);
   } else {
-    log_cdf = log_prefix - dN * y.s + as_ld(P) * y.log_total + std::log(mass);
+    log_cdf = log_prefix - dN * y.s + as_ld(P) * y.log_total + ext::log(mass);
   }
-  return static_cast<double>(std::min(1.0L, std::exp(log_cdf)));
+  return static_cast<double>(std::min(1.0L, ext::exp(log_cdf)));
 }
 
 }  // namespace
@@ -260,7 +265,7 @@ double multinomial_max_cdf_dp(std::int64_t N, std::int64_t P, std::int64_t k) {
     }
     const long double prob = 1.0L / as_ld(left);
     const long double ratio = prob / (1.0L - prob);
-    const long double log_keep = std::log1p(-prob);
+    const long double log_keep = ext::log1p(-prob);
     // after this processor, the remaining left-1 processors must absorb the rest
     const std::int64_t cap = (left - 1) * k;
     std::int64_t new_lo = N, new_hi = 0;
@@ -268,7 +273,7 @@ double multinomial_max_cdf_dp(std::int64_t N, std::int64_t P, std::int64_t k) {
       const long double qr = q[static_cast<std::size_t>(r)];
       if (qr == 0.0L) continue;
       // Binomial(r, prob) pmf at j = 0..min(k, r), by the ratio recurrence
-      long double b = std::exp(as_ld(r) * log_keep);
+      long double b = ext::exp(as_ld(r) * log_keep);
       const std::int64_t jmax = std::min(k, r);
       for (std::int64_t j = 0; j <= jmax; ++j) {
         if (j > 0) b *= as_ld(r - j + 1) / as_ld(j) * ratio;

@@ -21,7 +21,9 @@
 // Bernstein bound that makes the aliased mass below 1e-22 P(S = N). psi^P is
 // formed as exp(P log1p(z)), z = sum_j p_j (e^{i(j-N/P)theta} - 1), so
 // z -> 0 with theta and no digits are lost near the peak. The prefactor
-// N!/P^N t^{-N} e_k(t)^P is summed in long double log space. Pmf terms below
+// N!/P^N t^{-N} e_k(t)^P is summed in long double log space, with the
+// logarithms, exponentials and log-factorials of extended_math.hpp (+ - * /
+// only, so the same bits on every x86-64 processor). Pmf terms below
 // e^-80 of the largest are dropped (relative effect < P·1e-34).
 // Edge cases are closed forms: k < N/P gives 0, k = N/P gives N!/(k!^P P^N),
 // k >= N gives 1.

@@ -14,8 +14,8 @@
 // - The plain-double overloads (dd_exp(double), ..., number<double>) let code
 //   templated on T in {double, DD} run a coarse pass in double first.
 // - Fused multiply-add would break the exact products and sums: contraction is
-//   turned off from here to the end of the including file (clang; GCC in ISO
-//   mode does not contract), as the includers want anyway.
+//   turned off from here to the end of the including file (clang; GCC gets
+//   -ffp-contract=off from CMakeLists.txt), as the includers want anyway.
 #pragma once
 
 #include <cmath>

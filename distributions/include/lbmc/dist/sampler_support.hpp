@@ -5,7 +5,8 @@
 //   rounds differently, and the same seed must give the same bits on every
 //   target. LBMC_SAMPLER_NO_FP_CONTRACT turns contraction off for clang, in a
 //   function body (the inline operator()s) or at file scope (the sampler
-//   sources). GCC in ISO mode, -std=c++20, already does not contract.
+//   sources). For GCC, which contracts in C++ whatever the -std, the build
+//   passes -ffp-contract=off (CMakeLists.txt).
 // - The cold paths that need the generator (the normal ziggurat's tail, the
 //   table samplers' tails) receive it through detail::with_generator_copy.
 #pragma once
