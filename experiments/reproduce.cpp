@@ -69,6 +69,7 @@ class ReproduceCommand final : public Command {
       for (const Paper& p : papers()) ids += " " + p.id;
       throw engine::InputError(fmt::format("paper: unknown id '{}' (all{})", paper_, ids));
     }
+    options_checked();
     require_writable_folder(out_);
     ReproduceContext ctx;
     ctx.seed = settings.plan.seed;

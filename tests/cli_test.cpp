@@ -271,3 +271,27 @@ TEST_SUITE("fast") {
     CHECK(lbmc("--version").code == 0);
   }
 }
+
+#include "lbmc/exp/command.hpp"
+
+TEST_SUITE("fast") {
+  TEST_CASE("cli: check-only parses a valid command line in process and does nothing") {
+    const fs::path csv = scratch() / "check_only.csv";
+    const fs::path out = scratch() / "check_only_results";
+    const auto check = [](std::vector<std::string> args) {
+      args.insert(args.begin(), "lbmc");
+      std::vector<const char*> argv;
+      for (const auto& a : args) argv.push_back(a.c_str());
+      return lbmc::exp::run_cli(static_cast<int>(argv.size()), argv.data(), lbmc::exp::CliMode::check_only);
+    };
+    CHECK(check({"maxload", "--n", "1e9", "--reps", "1e12", "--csv", csv.string()}) == 0);
+    CHECK(check({"maxshift", "--n", "16", "--cov", csv.string()}) == 0);
+    CHECK(check({"reproduce", "all", "--out", out.string()}) == 0);
+    CHECK(check({"validate", "--only", "maxload"}) == 0);
+    CHECK_FALSE(fs::exists(csv));
+    CHECK_FALSE(fs::exists(out));
+    CHECK(check({"maxload", "--n", "0"}) == 2);
+    CHECK(check({"maxload", "--dist", "normal:0"}) == 2);
+    CHECK(check({"nosuch"}) == 2);
+  }
+}

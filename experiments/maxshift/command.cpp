@@ -95,6 +95,7 @@ class MaxShiftCommand final : public Command {
                                                n, covariance_bytes(n) / 0x1p30));
         }
       }
+      options_checked();
       cov_file.emplace("--cov", cov_path_);
     }
 

@@ -13,7 +13,21 @@
 
 namespace lbmc::exp {
 
-int run_cli(int argc, const char* const* argv) {
+namespace {
+
+CliMode current_mode = CliMode::run;
+
+// Ends a command under CliMode::check_only once its options are checked.
+struct OptionsChecked {};
+
+}  // namespace
+
+void options_checked() {
+  if (current_mode == CliMode::check_only) throw OptionsChecked{};
+}
+
+int run_cli(int argc, const char* const* argv, CliMode mode) {
+  current_mode = mode;
   CLI::App app{"lbmc: Monte Carlo statistics of parallel load balancing, checked against closed forms"};
   app.name("lbmc");
   app.require_subcommand(1);
@@ -62,6 +76,8 @@ int run_cli(int argc, const char* const* argv) {
       }
     }
     throw engine::InputError("no command given (see lbmc --help)");
+  } catch (const OptionsChecked&) {
+    return 0;
   } catch (const engine::InputError& e) {
     std::fprintf(stderr, "%s: error: %s\n", prefix.c_str(), e.what());
     return 2;

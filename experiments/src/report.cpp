@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "lbmc/exp/command.hpp"
+
 namespace lbmc::exp {
 namespace {
 
@@ -38,6 +40,7 @@ std::string join_command_line(int argc, const char* const* argv) {
 Report::Report(std::string experiment, std::vector<std::string> param_names, const RunOptions& settings,
                std::string command_line)
     : settings_(settings), start_(std::chrono::steady_clock::now()) {
+  options_checked();
   table_.experiment = std::move(experiment);
   table_.param_names = std::move(param_names);
   table_.z_tol = settings.z_tol;

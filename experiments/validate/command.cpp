@@ -69,6 +69,7 @@ class ValidateCommand final : public Command {
   int run(const std::string& /*command_line*/) override {
     const RunOptions settings = check_run_options(text_);
     const std::vector<ValidationCase> cases = selected_cases();
+    options_checked();
     const fs::path self = fs::read_symlink("/proc/self/exe");
     const fs::path scratch = fs::temp_directory_path() / fmt::format("lbmc_validate_{}", ::getpid());
     fs::create_directories(scratch);

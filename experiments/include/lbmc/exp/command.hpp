@@ -26,9 +26,19 @@ class Command {
 //! Every registered command, in the order `lbmc --help` lists them.
 std::vector<std::unique_ptr<Command>> make_commands();
 
+//! What run_cli does with a valid command line: run it, or stop as soon as
+//! the command has checked its options (no file is created, nothing is
+//! simulated), which lets the whole parser be exercised in process.
+enum class CliMode { run, check_only };
+
 //! The whole command line: parses, runs, maps errors to exit codes
 //! (0 ran, 1 failed check under --strict/validate, 2 bad input, 3 failure,
 //! 130 interrupted) and prints one line on stderr for each error.
-int run_cli(int argc, const char* const* argv);
+int run_cli(int argc, const char* const* argv, CliMode mode = CliMode::run);
+
+//! Called by every command at the point where all its options are checked,
+//! before it opens a file or starts any work: under CliMode::check_only the
+//! command ends there (run_cli returns 0).
+void options_checked();
 
 }  // namespace lbmc::exp
