@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -11,14 +13,6 @@
 #include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::engine {
-
-Estimate mean_estimate(const Moments& m, double level) {
-  return normal_estimate(m.mean(), m.mean_se(), m.count(), level);
-}
-
-Estimate variance_estimate(const Moments& m, double level) {
-  return normal_estimate(m.variance(), m.variance_se(), m.count(), level);
-}
 
 double verdict_level(double z_tol) {
   const boost::math::normal_distribution<double, MathPolicy> standard;
@@ -35,6 +29,40 @@ SidedSe sided_from(double value, double low, double high, double z_tol) {
 }
 
 }  // namespace
+
+Estimate mean_estimate(const Moments& m, double level) {
+  return normal_estimate(m.mean(), m.mean_se(), m.count(), level);
+}
+
+namespace {
+
+// Bonett's (2006) interval for a variance at confidence `level`, valid for
+// non-normal data at small R, where the studentised s² has a heavy lower
+// tail: exp(ln(c·s²) ± z·se) with c = R/(R − z) and
+// se = c·√((γ − (R − 3)/R)/(R − 1)), γ the sample kurtosis R·M4/M2² (Bonett
+// estimates it about a trimmed mean; the moments here have the mean only).
+// D. G. Bonett, Approximate confidence interval for standard deviation of
+// nonnormal distributions, Comput. Stat. Data Anal. 50 (2006) 775–782.
+std::pair<double, double> variance_interval(const Moments& m, double level) {
+  const double r = static_cast<double>(m.count());
+  const double z = normal_critical(level);
+  const double c = r / (r - z);
+  const double spread = (m.kurtosis() - (r - 3.0) / r) / (r - 1.0);
+  const double se = c * std::sqrt(spread > 0.0 ? spread : 0.0);
+  const double center = std::log(c * m.variance());
+  return {std::exp(center - z * se), std::exp(center + z * se)};
+}
+
+}  // namespace
+
+Estimate variance_estimate(const Moments& m, double level, double z_tol) {
+  Estimate estimate = normal_estimate(m.variance(), m.variance_se(), m.count(), level);
+  if (!(m.count() >= 4 && m.variance() > 0.0)) return estimate;
+  std::tie(estimate.ci_low, estimate.ci_high) = variance_interval(m, level);
+  const auto [low, high] = variance_interval(m, verdict_level(z_tol));
+  estimate.sided = sided_from(estimate.value, low, high, z_tol);
+  return estimate;
+}
 
 Estimate proportion_estimate(const Proportion& p, double level, double z_tol) {
   using Binomial = boost::math::binomial_distribution<double, MathPolicy>;

@@ -76,6 +76,12 @@ class Moments {
   double variance() const noexcept {
     return count_ > 1 ? m2_ / static_cast<double>(count_ - 1) : 0.0;
   }
+  //! The sample kurtosis R·M4/M2² (3 for normal data); NaN below two
+  //! observations or without spread.
+  double kurtosis() const noexcept {
+    if (count_ < 2 || !(m2_ > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+    return static_cast<double>(count_) * m4_ / (m2_ * m2_);
+  }
   //! Standard error of the mean, s/√R; NaN below two observations.
   double mean_se() const noexcept {
     return count_ > 1 ? std::sqrt(variance() / static_cast<double>(count_))

@@ -5,8 +5,9 @@
 //
 // Estimates at interval level `level`:
 //  - mean: X̄, se s/√R, the normal interval X̄ ± z·se;
-//  - variance: s², the se of s² from the fourth central moment, normal
-//    interval;
+//  - variance: s², the se of s² from the fourth central moment, and
+//    Bonett's (2006) log-scale interval with a kurtosis estimate, valid for
+//    non-normal data at small R (rows.cpp);
 //  - proportion: hits/trials with the exact binomial interval;
 //  - quantile: the empirical α-quantile with the distribution-free
 //    order-statistic interval, and the se implied by that interval.
@@ -32,8 +33,10 @@ namespace lbmc::engine {
 
 //! The mean of `m` with its normal interval.
 Estimate mean_estimate(const Moments& m, double level);
-//! The unbiased variance of `m` with its normal interval.
-Estimate variance_estimate(const Moments& m, double level);
+//! The unbiased variance s² of `m` with its se (from the fourth central
+//! moment) and Bonett's interval, which holds for non-normal data at small
+//! R; exact checks use Bonett's interval at verdict_level(z_tol), one-sided.
+Estimate variance_estimate(const Moments& m, double level, double z_tol);
 //! The proportion of `p` with its exact binomial interval (Clopper–Pearson)
 //! at `level`, se √(p̂(1 − p̂)/R); z against a reference uses the half of the
 //! exact interval at verdict_level(z_tol) on the reference's side over z_tol,
@@ -69,7 +72,7 @@ class PointRows {
   }
   //! `statistic` = the variance of `m`, against `refs`.
   void variance(const std::string& statistic, const Moments& m, const std::vector<Reference>& refs = {}) {
-    add(statistic, variance_estimate(m, level_), refs);
+    add(statistic, variance_estimate(m, level_, table_.z_tol), refs);
   }
   //! `statistic` = the proportion `p`, against `refs`.
   void proportion(const std::string& statistic, const Proportion& p, const std::vector<Reference>& refs = {}) {
