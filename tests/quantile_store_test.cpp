@@ -99,9 +99,9 @@ TEST_SUITE("fast") {
     CHECK(capped.fraction_equal(42.0) == exact_store.fraction_equal(42.0));
   }
 
-  TEST_CASE("quantile store: continuous data past the cap is within one bin") {
+  TEST_CASE("quantile store: continuous data past the cap is within one bucket") {
     QuantileStore exact_store(1u << 30);
-    QuantileStore capped(2000);
+    QuantileStore capped(2000, 64);
     auto gen = lbmc::engine::block_generator(4, 0);
     for (int b = 0; b < 40; ++b) {
       QuantileStore block;
@@ -110,20 +110,74 @@ TEST_SUITE("fast") {
       capped.merge(block);
     }
     REQUIRE_FALSE(capped.exact());
-    const double bin = capped.resolution();
-    CHECK(bin > 0.0);
     for (double alpha : {0.1, 0.5, 0.9, 0.99}) {
-      CHECK(std::abs(capped.quantile(alpha, 0.95).value - exact_store.quantile(alpha, 0.95).value) <= bin);
+      CAPTURE(alpha);
+      const double exact = exact_store.quantile(alpha, 0.95).value;
+      const double bucket = capped.resolution(exact);
+      CHECK(bucket <= 0x1p-19 * exact);  // 2^-20 of a binade, at most 2^-19 relative
+      CHECK(std::abs(capped.quantile(alpha, 0.95).value - exact) <= bucket);
+    }
+    // The tails hold few values per binade: they stay exact.
+    CHECK(capped.resolution(exact_store.quantile(0.9999, 0.95).value) == 0.0);
+    CHECK(capped.quantile(0.9999, 0.95).value == exact_store.quantile(0.9999, 0.95).value);
+  }
+
+  TEST_CASE("quantile store: past the cap the content does not depend on how blocks were merged") {
+    // The same 60 blocks merged in order, in reverse, and as a tree of
+    // partial stores: identical quantiles, intervals and fractions, for
+    // integer data, continuous data of both signs, and a mix (integers first).
+    for (const int kind : {0, 1, 2}) {
+      CAPTURE(kind);
+      std::vector<QuantileStore> blocks;
+      auto gen = lbmc::engine::block_generator(6, static_cast<std::uint64_t>(kind));
+      for (int b = 0; b < 60; ++b) {
+        QuantileStore block;
+        for (int i = 0; i < 300; ++i) {
+          const double u = lbmc::engine::uniform01(gen);
+          const double x = kind == 0 ? std::floor(1e6 * u) : 3.0 * std::log(u / (1.0 - u));
+          block.add(kind == 2 && b < 30 ? std::floor(x) : x);
+        }
+        blocks.push_back(std::move(block));
+      }
+      QuantileStore forward(5000, 50), backward(5000, 50), tree(5000, 50);
+      for (const auto& block : blocks) forward.merge(block);
+      for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) backward.merge(*it);
+      std::vector<QuantileStore> level(blocks.begin(), blocks.end());
+      while (level.size() > 1) {
+        std::vector<QuantileStore> next;
+        for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+          QuantileStore pair(5000, 50);
+          pair.merge(level[i]);
+          pair.merge(level[i + 1]);
+          next.push_back(std::move(pair));
+        }
+        if (level.size() % 2 == 1) next.push_back(level.back());
+        level = std::move(next);
+      }
+      tree.merge(level.front());
+      REQUIRE_FALSE(forward.exact());
+      for (const QuantileStore* other : {&backward, &tree}) {
+        CHECK(other->count() == forward.count());
+        for (double alpha : {1e-4, 0.01, 0.3, 0.5, 0.95, 0.999}) {
+          CAPTURE(alpha);
+          const auto a = forward.quantile(alpha, 0.95);
+          const auto b = other->quantile(alpha, 0.95);
+          CHECK(a.value == b.value);
+          CHECK(a.low == b.low);
+          CHECK(a.high == b.high);
+        }
+        CHECK(other->fraction_at_most(0.5) == forward.fraction_at_most(0.5));
+      }
     }
   }
 
-  TEST_CASE("quantile store: spilling the 32-bit bin counts changes no count") {
-    // The same data binned with the default spill and with a spill every 7
-    // values (unit bins and equal-width bins): identical reads.
+  TEST_CASE("quantile store: widening the 32-bit bucket counts changes no count") {
+    // The same data counted with the default limit and with 64-bit counts
+    // from the 7th value of a page on (integer and float pages): identical reads.
     for (const bool integers : {true, false}) {
       CAPTURE(integers);
-      QuantileStore once(1000);
-      QuantileStore often(1000, 7);
+      QuantileStore once(1000, 16);
+      QuantileStore often(1000, 16, 7);
       auto gen = lbmc::engine::block_generator(5, 0);
       for (int b = 0; b < 20; ++b) {
         QuantileStore block;
@@ -144,5 +198,23 @@ TEST_SUITE("fast") {
       CHECK(often.fraction_at_most(17.0) == once.fraction_at_most(17.0));
       if (integers) CHECK(often.fraction_equal(17.0) == once.fraction_equal(17.0));
     }
+  }
+
+  TEST_CASE("quantile store: merged stores share blocks and copies are independent") {
+    QuantileStore a, b;
+    std::span<double> xs = a.append(3);
+    xs[0] = 3.0;
+    xs[1] = 1.0;
+    xs[2] = 2.0;
+    b.merge(a);
+    b.add(0.5);
+    QuantileStore c = b;
+    c.add(10.0);
+    CHECK(a.count() == 3);
+    CHECK(b.count() == 4);
+    CHECK(c.count() == 5);
+    CHECK(b.sorted_values() == std::vector<double>{0.5, 1.0, 2.0, 3.0});
+    CHECK(c.sorted_values() == std::vector<double>{0.5, 1.0, 2.0, 3.0, 10.0});
+    CHECK(a.sorted_values() == std::vector<double>{1.0, 2.0, 3.0});
   }
 }

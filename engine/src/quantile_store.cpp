@@ -1,14 +1,14 @@
-// Quantile store: exact order statistics, or a histogram past the cap.
+// Quantile store: exact order statistics, or the canonical sketch past the cap.
 #include "lbmc/engine/quantile_store.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 
-#include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
 namespace lbmc::engine {
@@ -16,132 +16,298 @@ namespace {
 
 namespace bm = boost::math;
 
+constexpr std::size_t kBuckets = std::size_t{1} << QuantileStore::kBucketBits;
+constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
+
 // The smallest k with P(Bin(R, α) <= k) >= prob.
 std::int64_t binomial_count(std::int64_t count, double alpha, double prob) {
   const bm::binomial_distribution<double, engine::MathPolicy> b(static_cast<double>(count), alpha);
   return static_cast<std::int64_t>(bm::quantile(b, prob));
 }
 
-// x == ⌊x⌋ without the library call: every double of magnitude 2^52 or more
-// (and ±inf) is an integer; below that the conversion to int64 truncates.
-bool is_integer(double x) {
-  if (!(std::abs(x) < 0x1p52)) return !std::isnan(x);
-  return x == static_cast<double>(static_cast<std::int64_t>(x));
+bool is_integer_key(double x) { return std::abs(x) < 0x1p53 && x == std::trunc(x); }
+
+// Doubles to 64-bit words in the same order (negative numbers reversed and
+// below the positive ones), and back.
+std::uint64_t ordered_bits(double x) {
+  const auto u = std::bit_cast<std::uint64_t>(x);
+  return (u & kSignBit) != 0 ? ~u : u | kSignBit;
+}
+double from_ordered(std::uint64_t o) { return std::bit_cast<double>((o & kSignBit) != 0 ? o & ~kSignBit : ~o); }
+
+// Page key and bucket of a value: integer pages of 2^20 consecutive integers,
+// or float pages of one sign and exponent split by the top 20 significand bits.
+struct Slot {
+  std::int64_t page;
+  std::size_t bucket;
+};
+Slot integer_slot(double x) {
+  const auto k = static_cast<std::int64_t>(x);
+  return {k >> QuantileStore::kBucketBits, static_cast<std::size_t>(k & static_cast<std::int64_t>(kBuckets - 1))};
+}
+Slot float_slot(double x) {
+  const std::uint64_t o = ordered_bits(x);
+  return {static_cast<std::int64_t>(o >> 52), static_cast<std::size_t>((o >> 32) & (kBuckets - 1))};
+}
+// The value range [low, high) of a float bucket; one integer for integer pages.
+double float_bucket_low(std::int64_t page, std::size_t bucket) {
+  return from_ordered(((static_cast<std::uint64_t>(page) << QuantileStore::kBucketBits) | bucket) << 32);
+}
+double float_bucket_high(std::int64_t page, std::size_t bucket) {
+  const std::uint64_t next = ((static_cast<std::uint64_t>(page) << QuantileStore::kBucketBits) | bucket) + 1;
+  return from_ordered(next << 32);
+}
+double integer_value(std::int64_t page, std::size_t bucket) {
+  return static_cast<double>((page << QuantileStore::kBucketBits) + static_cast<std::int64_t>(bucket));
+}
+
+std::uint64_t bucket_count(const std::vector<std::uint32_t>& c32, const std::vector<std::uint64_t>& c64,
+                           std::size_t i) {
+  return c64.empty() ? c32[i] : c64[i];
 }
 
 }  // namespace
 
+QuantileStore::QuantileStore(const QuantileStore& other)
+    : cap_(other.cap_),
+      exact_per_page_(other.exact_per_page_),
+      count32_limit_(other.count32_limit_),
+      count_(other.count_),
+      blocks_(other.blocks_),
+      values_(other.values_),
+      gathered_(other.gathered_),
+      sorted_(other.sorted_),
+      placed_(other.placed_),
+      sketch_(other.sketch_ ? std::make_unique<Sketch>(*other.sketch_) : nullptr) {}
+
+QuantileStore& QuantileStore::operator=(const QuantileStore& other) {
+  if (this != &other) *this = QuantileStore(other);
+  return *this;
+}
+
+void QuantileStore::add(double x) {
+  ++count_;
+  if (sketch_) {
+    sketch_add({&x, 1});
+    return;
+  }
+  // A block of this store's own (a shared one is never written again).
+  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<std::vector<double>>());
+  blocks_.back()->push_back(x);
+  gathered_ = false;
+  if (static_cast<std::size_t>(count_) > cap_) to_sketch();
+}
+
+void QuantileStore::reserve(std::size_t count) {
+  if (sketch_) return;
+  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<std::vector<double>>());
+  blocks_.back()->reserve(std::min(count, cap_));
+}
+
+std::span<double> QuantileStore::append(std::size_t count) {
+  auto block = std::make_shared<std::vector<double>>(count);
+  blocks_.push_back(block);
+  count_ += static_cast<std::int64_t>(count);
+  gathered_ = false;
+  // A store past its cap bins the block when the next merge or read comes;
+  // the kernel writes the values first.
+  return std::span<double>(*block);
+}
+
 void QuantileStore::merge(const QuantileStore& other) {
-  if (!other.exact()) throw RuntimeFailure("internal: merging a binned quantile store");
-  if (binned_) {
-    bin(other.values_);
+  if (other.count_ == 0) return;
+  if (!sketch_ && !other.sketch_ && static_cast<std::size_t>(count_ + other.count_) <= cap_) {
+    if (!other.values_.empty()) blocks_.push_back(std::make_shared<std::vector<double>>(other.values_));
+    blocks_.insert(blocks_.end(), other.blocks_.begin(), other.blocks_.end());
+    count_ += other.count_;
+    gathered_ = false;
     return;
   }
-  if (values_.size() + other.values_.size() > cap_) {
-    to_histogram(other.values_);  // without first growing the exact buffer past the cap
+  if (!sketch_) to_sketch();
+  sketch_add(values_);  // values appended since the sketch was made (none, or a written block)
+  values_.clear();
+  for (const auto& block : blocks_) sketch_add(*block);
+  blocks_.clear();
+  if (other.sketch_) {
+    sketch_merge(*other.sketch_);
+  } else {
+    sketch_add(other.values_);
+    for (const auto& block : other.blocks_) sketch_add(*block);
+  }
+  count_ += other.count_;
+}
+
+void QuantileStore::to_sketch() {
+  sketch_ = std::make_unique<Sketch>();
+  sketch_add(values_);
+  for (const auto& block : blocks_) sketch_add(*block);
+  values_.clear();
+  values_.shrink_to_fit();
+  blocks_.clear();
+  placed_.clear();
+  gathered_ = sorted_ = true;
+}
+
+void QuantileStore::sketch_add(std::span<const double> xs) {
+  Sketch& s = *sketch_;
+  if (s.integer_keys && !std::all_of(xs.begin(), xs.end(), is_integer_key)) to_float_keys();
+  // Consecutive values of a block mostly share a page: runs go in together.
+  std::size_t i = 0;
+  while (i < xs.size()) {
+    const std::int64_t key = s.integer_keys ? integer_slot(xs[i]).page : float_slot(xs[i]).page;
+    std::size_t j = i + 1;
+    while (j < xs.size() && (s.integer_keys ? integer_slot(xs[j]).page : float_slot(xs[j]).page) == key) ++j;
+    add_to_page(key, s.pages[key], xs.subspan(i, j - i));
+    i = j;
+  }
+}
+
+void QuantileStore::add_to_page(std::int64_t /*key*/, Page& page, std::span<const double> xs) {
+  const bool integers = sketch_->integer_keys;
+  if (!page.dense() && page.values.size() + xs.size() <= exact_per_page_) {
+    page.values.insert(page.values.end(), xs.begin(), xs.end());
+    page.count += static_cast<std::int64_t>(xs.size());
     return;
   }
-  values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+  make_dense(page);
+  for (const double x : xs) add_counts(page, integers ? integer_slot(x).bucket : float_slot(x).bucket, 1);
+}
+
+void QuantileStore::make_dense(Page& page) {
+  if (page.dense()) return;
+  const bool integers = sketch_->integer_keys;
+  std::vector<double> held;
+  held.swap(page.values);
+  page.count = 0;
+  page.counts32.assign(kBuckets, 0);
+  for (const double x : held) add_counts(page, integers ? integer_slot(x).bucket : float_slot(x).bucket, 1);
+}
+
+void QuantileStore::add_counts(Page& page, std::size_t bucket, std::uint64_t n) {
+  if (page.counts64.empty() && static_cast<std::uint64_t>(page.count) + n > count32_limit_) {
+    page.counts64.assign(page.counts32.begin(), page.counts32.end());
+    page.counts32.clear();
+    page.counts32.shrink_to_fit();
+  }
+  if (page.counts64.empty()) {
+    page.counts32[bucket] += static_cast<std::uint32_t>(n);
+  } else {
+    page.counts64[bucket] += n;
+  }
+  page.count += static_cast<std::int64_t>(n);
+}
+
+void QuantileStore::to_float_keys() {
+  Sketch& s = *sketch_;
+  std::map<std::int64_t, Page> integer_pages;
+  integer_pages.swap(s.pages);
+  s.integer_keys = false;
+  for (const auto& [key, page] : integer_pages) {
+    if (!page.dense()) {
+      sketch_add(page.values);
+      continue;
+    }
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      const std::uint64_t n = bucket_count(page.counts32, page.counts64, b);
+      if (n == 0) continue;
+      // n copies of one integer: as if added one by one.
+      const double x = integer_value(key, b);
+      const Slot slot = float_slot(x);
+      Page& target = s.pages[slot.page];
+      if (!target.dense() && target.values.size() + n <= exact_per_page_) {
+        target.values.insert(target.values.end(), n, x);
+        target.count += static_cast<std::int64_t>(n);
+      } else {
+        make_dense(target);
+        add_counts(target, slot.bucket, n);
+      }
+    }
+  }
+}
+
+void QuantileStore::sketch_merge(const Sketch& other) {
+  Sketch& s = *sketch_;
+  if (s.integer_keys && !other.integer_keys) to_float_keys();
+  if (!s.integer_keys && other.integer_keys) {
+    // Bring the other sketch to float pages first (a copy: `other` is const).
+    QuantileStore copy(cap_, exact_per_page_, count32_limit_);
+    copy.sketch_ = std::make_unique<Sketch>(other);
+    copy.to_float_keys();
+    sketch_merge(*copy.sketch_);
+    return;
+  }
+  for (const auto& [key, page] : other.pages) {
+    if (!page.dense()) {
+      add_to_page(key, s.pages[key], page.values);
+      continue;
+    }
+    Page& target = s.pages[key];
+    make_dense(target);
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      const std::uint64_t n = bucket_count(page.counts32, page.counts64, b);
+      if (n != 0) add_counts(target, b, n);
+    }
+  }
+}
+
+void QuantileStore::settle() const {
+  auto& self = const_cast<QuantileStore&>(*this);
+  if (!sketch_) {
+    if (static_cast<std::size_t>(count_) > cap_) self.to_sketch();
+    return;
+  }
+  for (const auto& block : blocks_) self.sketch_add(*block);
+  blocks_.clear();
+}
+
+void QuantileStore::gather() const {
+  if (gathered_) return;
+  std::size_t total = values_.size();
+  for (const auto& block : blocks_) total += block->size();
+  values_.reserve(total);
+  for (const auto& block : blocks_) values_.insert(values_.end(), block->begin(), block->end());
+  blocks_.clear();
+  gathered_ = true;
   sorted_ = false;
   placed_.clear();
 }
 
-std::int64_t QuantileStore::count() const noexcept {
-  return binned_ ? binned_count_ : static_cast<std::int64_t>(values_.size());
-}
-
-void QuantileStore::to_histogram(std::span<const double> incoming) {
-  // The range and integrality of the values held and those arriving, with a
-  // branch-free min and max (std::minmax_element branches on every value).
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -lo;
-  bool integers = true;
-  for (const std::span<const double> part : {std::span<const double>(values_), incoming}) {
-    for (const double x : part) {
-      lo = std::min(lo, x);
-      hi = std::max(hi, x);
-    }
-    integers = integers && std::all_of(part.begin(), part.end(), is_integer);
-  }
-  if (integers && hi - lo < static_cast<double>(kHistogramBins) / 2) {
-    // Unit bins centred on the integers: exact counts of every value seen,
-    // with room for a range twice as wide as the one seen so far.
-    const double spare = std::floor((static_cast<double>(kHistogramBins) - (hi - lo)) / 2);
-    origin_ = lo - spare - 0.5;
-    width_ = 1.0;
-    unit_bins_ = true;
-  } else {
-    const double span = hi > lo ? hi - lo : std::max(1.0, std::abs(lo));
-    origin_ = lo - span / 2;
-    width_ = 2 * span / static_cast<double>(kHistogramBins);
-  }
-  recent_.assign(kHistogramBins, 0);
-  binned_ = true;
-  std::vector<double> held;
-  held.swap(values_);
-  bin(held);
-  bin(incoming);
-}
-
-void QuantileStore::bin(std::span<const double> xs) {
-  while (!xs.empty()) {
-    if (pending_ == spill_every_) spill();
-    const std::size_t take = std::min<std::size_t>(xs.size(), spill_every_ - pending_);
-    bin_pending(xs.first(take));
-    pending_ += static_cast<std::uint32_t>(take);
-    xs = xs.subspan(take);
-  }
-}
-
-void QuantileStore::bin_pending(std::span<const double> xs) {
-  // Counters and bin geometry in locals: stores through the counts could
-  // otherwise alias the members, and every count would make a round trip
-  // through memory.
-  std::uint32_t* const counts = recent_.data();
-  const double size = static_cast<double>(recent_.size());
-  const double origin = origin_;
-  const double per_width = 1.0 / width_;
-  std::int64_t under = 0;
-  std::int64_t over = 0;
-  for (const double x : xs) {
-    // The bin is ⌊pos⌋; for 0 <= pos < size the conversion truncates to it
-    // (std::floor would be a library call on baseline x86-64).
-    const double pos = (x - origin) * per_width;
-    if (pos < 0) {
-      ++under;
-    } else if (pos >= size) {
-      ++over;
-    } else {
-      ++counts[static_cast<std::size_t>(pos)];
-    }
-  }
-  underflow_ += under;
-  overflow_ += over;
-  binned_count_ += static_cast<std::int64_t>(xs.size());
-}
-
-void QuantileStore::spill() {
-  if (spilled_.empty()) spilled_.assign(recent_.size(), 0);
-  for (std::size_t i = 0; i < recent_.size(); ++i) spilled_[i] += recent_[i];
-  std::fill(recent_.begin(), recent_.end(), 0);
-  pending_ = 0;
+double QuantileStore::resolution(double x) const {
+  settle();
+  if (!sketch_ || sketch_->integer_keys) return 0.0;
+  const Slot slot = float_slot(x);
+  const auto it = sketch_->pages.find(slot.page);
+  if (it == sketch_->pages.end() || !it->second.dense()) return 0.0;
+  return float_bucket_high(slot.page, slot.bucket) - float_bucket_low(slot.page, slot.bucket);
 }
 
 double QuantileStore::order_statistic(std::int64_t rank) const {
-  if (!binned_) return select(static_cast<std::size_t>(rank - 1));
-  if (rank <= underflow_ || rank > binned_count_ - overflow_) {
-    return std::numeric_limits<double>::quiet_NaN();  // outside the histogram's range
-  }
-  std::int64_t below = underflow_;
-  for (std::size_t i = 0; i < recent_.size(); ++i) {
-    const std::int64_t here = bin_count(i);
-    if (below + here >= rank) {
-      const double left = origin_ + width_ * static_cast<double>(i);
-      if (unit_bins_) return left + 0.5;  // the integer this bin holds
-      const double within = static_cast<double>(rank - below) / static_cast<double>(here);
-      return left + width_ * within;
+  if (!sketch_) return select(static_cast<std::size_t>(rank - 1));
+  std::int64_t below = 0;
+  for (auto& [key, page] : sketch_->pages) {
+    if (below + page.count < rank) {
+      below += page.count;
+      continue;
     }
-    below += here;
+    const std::int64_t within = rank - below;  // 1-based rank inside the page
+    if (!page.dense()) {
+      auto& values = const_cast<std::vector<double>&>(page.values);
+      const auto at = values.begin() + (within - 1);
+      std::nth_element(values.begin(), at, values.end());
+      return *at;
+    }
+    std::int64_t before = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      const auto here = static_cast<std::int64_t>(bucket_count(page.counts32, page.counts64, b));
+      if (before + here < within) {
+        before += here;
+        continue;
+      }
+      if (sketch_->integer_keys) return integer_value(key, b);
+      const double low = float_bucket_low(key, b);
+      const double high = float_bucket_high(key, b);
+      return low + (high - low) * (static_cast<double>(within - before) / static_cast<double>(here));
+    }
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -156,15 +322,14 @@ QuantileInterval QuantileStore::interval(double alpha, double level) const {
   // With l = 0 or u = R + 1 the bound is beyond the sample: that end is open.
   const std::int64_t k_low = binomial_count(r, alpha, tail);
   const std::int64_t k_high = binomial_count(r, alpha, 1.0 - tail);
+  settle();
   // Lowest rank first: each later selection then works only on the values
   // above the last one placed.
-  QuantileInterval interval;
-  interval.low = k_low >= 1 ? order_statistic(std::min(k_low, r)) : -inf;
-  interval.high =
+  QuantileInterval bounds;
+  bounds.low = k_low >= 1 ? order_statistic(std::min(k_low, r)) : -inf;
+  bounds.high =
       k_high < r ? order_statistic(std::min<std::int64_t>(std::max<std::int64_t>(k_high, 1) + 1, r)) : inf;
-  if (std::isnan(interval.low)) interval.low = -inf;  // outside a histogram's range
-  if (std::isnan(interval.high)) interval.high = inf;
-  return interval;
+  return bounds;
 }
 
 QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
@@ -175,7 +340,7 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   }
   const auto rank = std::clamp<std::int64_t>(
       static_cast<std::int64_t>(std::ceil(alpha * static_cast<double>(r))), 1, r);
-  const QuantileInterval bounds = interval(alpha, level);
+  const QuantileInterval bounds = interval(alpha, level);  // settles the store
   QuantileEstimate est;
   est.low = bounds.low;
   est.high = bounds.high;
@@ -187,13 +352,21 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
 
 double QuantileStore::fraction_at_most(double x) const {
   if (count() == 0) return std::numeric_limits<double>::quiet_NaN();
+  settle();
   std::int64_t hits = 0;
-  if (!binned_) {
+  if (!sketch_) {
+    gather();
     hits = std::count_if(values_.begin(), values_.end(), [x](double v) { return v <= x; });
   } else {
-    hits = underflow_;
-    for (std::size_t i = 0; i < recent_.size(); ++i) {
-      if (origin_ + width_ * static_cast<double>(i + 1) <= x) hits += bin_count(i);
+    for (const auto& [key, page] : sketch_->pages) {
+      if (!page.dense()) {
+        hits += std::count_if(page.values.begin(), page.values.end(), [x](double v) { return v <= x; });
+        continue;
+      }
+      for (std::size_t b = 0; b < kBuckets; ++b) {
+        const double top = sketch_->integer_keys ? integer_value(key, b) : float_bucket_high(key, b);
+        if (top <= x) hits += static_cast<std::int64_t>(bucket_count(page.counts32, page.counts64, b));
+      }
     }
   }
   return static_cast<double>(hits) / static_cast<double>(count());
@@ -201,19 +374,32 @@ double QuantileStore::fraction_at_most(double x) const {
 
 double QuantileStore::fraction_equal(double x) const {
   if (count() == 0) return std::numeric_limits<double>::quiet_NaN();
+  settle();
   std::int64_t hits = 0;
-  if (!binned_) {
+  if (!sketch_) {
+    gather();
     hits = std::count(values_.begin(), values_.end(), x);
-  } else if (unit_bins_) {
-    const double pos = std::floor(x - origin_);
-    if (pos >= 0 && pos < static_cast<double>(recent_.size())) hits = bin_count(static_cast<std::size_t>(pos));
   } else {
-    return std::numeric_limits<double>::quiet_NaN();
+    const bool integers = sketch_->integer_keys;
+    if (integers && !is_integer_key(x)) return 0.0;
+    const Slot slot = integers ? integer_slot(x) : float_slot(x);
+    const auto it = sketch_->pages.find(slot.page);
+    if (it != sketch_->pages.end()) {
+      const Page& page = it->second;
+      if (!page.dense()) {
+        hits = std::count(page.values.begin(), page.values.end(), x);
+      } else if (integers) {
+        hits = static_cast<std::int64_t>(bucket_count(page.counts32, page.counts64, slot.bucket));
+      } else {
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+    }
   }
   return static_cast<double>(hits) / static_cast<double>(count());
 }
 
 double QuantileStore::select(std::size_t position) const {
+  gather();
   if (sorted_) return values_[position];
   // Between the nearest positions already placed lie exactly the values of
   // those ranks, so selecting within that range places `position` too.
@@ -229,6 +415,10 @@ double QuantileStore::select(std::size_t position) const {
 }
 
 const std::vector<double>& QuantileStore::sorted_values() const {
+  static const std::vector<double> none;
+  settle();
+  if (sketch_) return none;
+  gather();
   if (!sorted_) {
     std::sort(values_.begin(), values_.end());
     sorted_ = true;

@@ -199,9 +199,6 @@ MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine
     using Kernel = MaxLoadKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, draws};
     typename Kernel::Accumulator total;
-    // The maxima of a fixed-length run are all kept (up to the store's cap):
-    // room for them up front spares the copies of a growing buffer.
-    if (!plan.target_rse) total.quantiles.reserve(static_cast<std::size_t>(plan.reps));
     plan.block_reps = engine::block_size_for(draws);
     sample.run = engine::run_replications(plan, kernel, total);
     sample.moments = total.moments;

@@ -323,12 +323,6 @@ MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool
   const double sigma = dist::standard_deviation(law);
   const bool integer_loads = dist::is_integer_valued(law);
   MaxShiftSample sample;
-  // W' and D' of a fixed-length run are all kept (up to the stores' cap):
-  // room for them up front spares the copies of growing buffers.
-  if (!plan.target_rse) {
-    sample.w_prime_values.reserve(static_cast<std::size_t>(plan.reps));
-    sample.d_prime_values.reserve(static_cast<std::size_t>(plan.reps));
-  }
   dist::visit_sampler(law, [&](const auto& sampler) {
     using Kernel = MaxShiftKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, n, sigma, integer_loads, covariance};

@@ -2,23 +2,37 @@
 //
 // Up to `cap` values are kept exactly; quantiles are then empirical order
 // statistics X_(⌈αR⌉) with the distribution-free interval [X_(l), X_(u)],
-// l and u the binomial(R, α) quantiles at (1∓level)/2 (DESIGN §5).
+// l and u the binomial(R, α) quantiles at (1∓level)/2 (DESIGN §5). An
+// interval end whose order statistic would lie beyond the sample is open
+// (∓inf).
 //
-// When a merge would pass the cap, the store turns into a histogram whose
-// bins are fixed from the values held and those being merged: unit bins when
-// every value is an integer and the range fits (exact for integer loads),
-// else kHistogramBins equal bins spanning that range widened by half of it on
-// each side, with values outside counted in under/overflow. Quantiles are
-// then read by linear interpolation inside a bin (resolution: one bin width,
-// stated by resolution()). Bin counts are 32-bit and are added into 64-bit
-// totals before they could wrap. Memory is therefore at most
-// max(8·cap, 4·kHistogramBins) bytes per store, plus 8·kHistogramBins past
-// 2^32 − 1 binned values. Blocks are merged in block order, so the switch
-// happens at the same point for any thread count.
+// Past the cap the store is a sketch whose content is a fixed function of
+// the multiset of values, never of the order in which blocks were merged, so
+// any split of the blocks over threads, ranks or files gives the same bytes:
+//  - The values are grouped in pages. For integer values (every value an
+//    integer below 2^53 in magnitude) a page is 2^20 consecutive integers; as
+//    soon as one value is not an integer, pages are binades: the doubles of
+//    one sign and exponent, split into 2^20 buckets by the top 20 bits of the
+//    significand (relative width 2^-20 ≈ 9.5e-7 of the binade).
+//  - A page holds its values exactly until it has more than `exact_per_page`
+//    of them (4096), then 32-bit counts per bucket (4 MiB), widened to 64-bit
+//    counts (8 MiB) before any could wrap.
+// Integer data therefore stays exact at any count, and sparse regions (the
+// tails, where the extreme quantiles lie) keep their exact values; elsewhere
+// a quantile is read by linear interpolation inside its bucket (resolution(x)
+// gives the bucket's width). Memory: at most 8·cap bytes while exact; past
+// it 32 KiB per sparse page and 4 (or 8) MiB per dense page; a variable
+// spread over b binades (or b·2^20 integers) holds at most 8·b MiB.
+//
+// Merging exact stores shares their blocks of values instead of copying
+// them: blocks are written once by the kernel that fills them and gathered
+// into one array only when a quantile is read.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -26,7 +40,7 @@ namespace lbmc::engine {
 
 //! An empirical quantile with its distribution-free interval. An end the
 //! sample cannot bound (the interval's order statistic would lie beyond the
-//! sample's extremes, or outside a histogram's range) is ∓inf.
+//! sample's extremes) is ∓inf.
 struct QuantileEstimate {
   double value = 0.0;
   double low = 0.0;
@@ -45,87 +59,97 @@ struct QuantileInterval {
 class QuantileStore {
  public:
   static constexpr std::size_t kDefaultCap = std::size_t{1} << 24;
-  static constexpr std::size_t kHistogramBins = std::size_t{1} << 20;
-  static constexpr std::uint32_t kSpillEvery = 0xffffffff;
+  static constexpr std::size_t kExactPerPage = 4096;
+  static constexpr unsigned kBucketBits = 20;
 
   QuantileStore() = default;
-  //! `spill_every`: how many values the 32-bit bin counts take before they
-  //! are added into 64-bit totals (the default keeps them from wrapping;
-  //! tests use small values).
-  explicit QuantileStore(std::size_t cap, std::uint32_t spill_every = kSpillEvery)
-      : cap_(cap), spill_every_(spill_every) {}
+  //! `exact_per_page`: values a sketch page keeps exactly before it counts
+  //! buckets; `count32_limit`: the page count past which bucket counts are
+  //! 64-bit (the defaults keep 32-bit counts from wrapping; tests use small
+  //! values).
+  explicit QuantileStore(std::size_t cap, std::size_t exact_per_page = kExactPerPage,
+                         std::uint64_t count32_limit = 0xffffffffULL)
+      : cap_(cap), exact_per_page_(exact_per_page), count32_limit_(count32_limit) {}
 
-  void add(double x) {
-    values_.push_back(x);
-    sorted_ = false;
-    placed_.clear();
-  }
-  //! Room for `count` values, at most the cap (past it the store bins).
-  void reserve(std::size_t count) { values_.reserve(count < cap_ ? count : cap_); }
-  //! Room for `count` more values, to be written through the span returned.
-  std::span<double> append(std::size_t count) {
-    const std::size_t first = values_.size();
-    values_.resize(first + count);
-    sorted_ = false;
-    placed_.clear();
-    return std::span<double>(values_).subspan(first);
-  }
-  //! Appends `other` (which must still hold exact values, as block stores do).
+  //! Adds one value.
+  void add(double x);
+  //! Room for `count` values added one by one (at most the cap).
+  void reserve(std::size_t count);
+  //! Room for `count` more values, to be written through the span returned
+  //! (a block of values of its own).
+  std::span<double> append(std::size_t count);
+  //! Adds every value of `other`.
   void merge(const QuantileStore& other);
 
-  std::int64_t count() const noexcept;
-  bool exact() const noexcept { return !binned_; }
-  //! 0 when values are exact, else the histogram bin width.
-  double resolution() const noexcept { return binned_ ? width_ : 0.0; }
+  std::int64_t count() const noexcept { return count_; }
+  bool exact() const noexcept { return !sketch_ && static_cast<std::size_t>(count_) <= cap_; }
+  //! 0 where the value x is known exactly (exact store, integer pages, pages
+  //! holding their values), else the width of x's bucket.
+  double resolution(double x) const;
 
   //! The α-quantile, inf{x : F_R(x) ≥ α}, with its interval at `level`.
   QuantileEstimate quantile(double alpha, double level) const;
-  //! The order-statistic interval of the α-quantile at `level` alone, ends
-  //! beyond the sample ∓inf.
+  //! The order-statistic interval of the α-quantile at `level` alone.
   QuantileInterval interval(double alpha, double level) const;
-  //! The empirical P(X <= x) and P(X == x); exact stores only count exactly.
+  //! The empirical P(X <= x) (a bucket counts when its upper end is <= x)
+  //! and P(X == x) (NaN where x lies in a counted float bucket).
   double fraction_at_most(double x) const;
   double fraction_equal(double x) const;
-  //! Sorted values (exact stores only; empty after binning).
+  //! Sorted values (exact stores only; empty for a sketch).
   const std::vector<double>& sorted_values() const;
 
  private:
-  // Fixes the bins from the values held and `incoming`, then bins both.
-  void to_histogram(std::span<const double> incoming);
-  void bin(std::span<const double> xs);
-  // Bins at most spill_every_ − pending_ values into the 32-bit counts.
-  void bin_pending(std::span<const double> xs);
-  // Adds the 32-bit counts into the 64-bit totals and clears them.
-  void spill();
-  // The number of values in histogram bin i.
-  std::int64_t bin_count(std::size_t i) const {
-    return (spilled_.empty() ? 0 : spilled_[i]) + static_cast<std::int64_t>(recent_[i]);
-  }
+  // A page of the sketch: exact values until it has more than
+  // exact_per_page_, then bucket counts (32-bit, or 64-bit past the limit).
+  struct Page {
+    std::int64_t count = 0;
+    std::vector<double> values;
+    std::vector<std::uint32_t> counts32;
+    std::vector<std::uint64_t> counts64;
+    bool dense() const noexcept { return !counts32.empty() || !counts64.empty(); }
+  };
+  struct Sketch {
+    bool integer_keys = true;
+    std::map<std::int64_t, Page> pages;  // by page key, ascending in value
+  };
+
+  // Brings the store to its canonical form before a read: a sketch past the
+  // cap, with every appended block binned.
+  void settle() const;
+  void gather() const;
+  void to_sketch();
+  void sketch_add(std::span<const double> xs);
+  void sketch_merge(const Sketch& other);
+  void add_to_page(std::int64_t key, Page& page, std::span<const double> xs);
+  void add_counts(Page& page, std::size_t bucket, std::uint64_t n);
+  void make_dense(Page& page);
+  void to_float_keys();
   // The value of the r-th smallest observation, 1-based.
   double order_statistic(std::int64_t rank) const;
-  // The value at 0-based `position` of the sorted exact values, found by
-  // selection (O(R) for the first, less for later ones) rather than a sort.
   double select(std::size_t position) const;
 
   std::size_t cap_ = kDefaultCap;
-  // Exact values. Quantile reads place the order statistics they need by
-  // selection (positions in placed_, ascending); sorted_values() sorts all.
+  std::size_t exact_per_page_ = kExactPerPage;
+  std::uint64_t count32_limit_ = 0xffffffffULL;
+  std::int64_t count_ = 0;
+  // Exact values, in blocks shared between stores (never changed once
+  // merged into another store).
+  mutable std::vector<std::shared_ptr<std::vector<double>>> blocks_;
+  // Exact values gathered into one array for reading: quantile reads place
+  // the order statistics they need by selection (positions in placed_,
+  // ascending); sorted_values() sorts all.
   mutable std::vector<double> values_;
+  mutable bool gathered_ = true;
   mutable bool sorted_ = true;
   mutable std::vector<std::size_t> placed_;
-  bool binned_ = false;
-  bool unit_bins_ = false;
-  double origin_ = 0.0;
-  double width_ = 1.0;
-  // Bin counts: 32-bit ones for the values since the last spill (half the
-  // memory for the random increments to touch), 64-bit totals of the rest.
-  std::uint32_t spill_every_ = kSpillEvery;
-  std::uint32_t pending_ = 0;
-  std::vector<std::uint32_t> recent_;
-  std::vector<std::int64_t> spilled_;
-  std::int64_t underflow_ = 0;
-  std::int64_t overflow_ = 0;
-  std::int64_t binned_count_ = 0;
+  std::unique_ptr<Sketch> sketch_;
+
+ public:
+  QuantileStore(const QuantileStore& other);
+  QuantileStore& operator=(const QuantileStore& other);
+  QuantileStore(QuantileStore&&) noexcept = default;
+  QuantileStore& operator=(QuantileStore&&) noexcept = default;
+  ~QuantileStore() = default;
 };
 
 }  // namespace lbmc::engine
