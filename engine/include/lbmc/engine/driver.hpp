@@ -2,13 +2,18 @@
 //
 // Replications are cut into blocks of `block_reps`; block b draws from
 // block_generator(seed, b) into an accumulator of its own. Blocks run on
-// OpenMP threads in waves of kWaveBlocks and are merged into the total in
-// block order after each wave, so the total (and every byte printed from it)
-// depends on the seed and the block layout only, never on --threads.
-// With a target relative standard error (--target-rse X), waves are added
-// until every mean the accumulator reports has se <= X·|mean| (DESIGN §5), or
-// max_reps is reached; the decision is taken only at wave boundaries, which
-// are themselves independent of the thread count.
+// OpenMP threads and are combined by a reduction whose shape is fixed by the
+// block indices (reduction.hpp), so the total (and every byte printed from
+// it) depends on the seed and the block layout only, never on --threads, on
+// how blocks are split between processes, or on the order they finish.
+//
+// A run of fixed length schedules all its blocks at once. With a target
+// relative standard error (--target-rse X), blocks run in waves, and after
+// each wave the run stops once every mean the accumulator reports has
+// se <= X·|mean| (DESIGN §5), or max_reps is reached. A wave is at least
+// kWaveBlocks blocks and an eighth of the blocks done, so waves keep many
+// threads busy and the rule is consulted a logarithmic number of times;
+// wave boundaries depend on the block count only, never on the threads.
 //
 // A kernel provides
 //   using Accumulator = ...;              // with merge(const Accumulator&)
@@ -21,8 +26,11 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <mutex>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,6 +41,7 @@
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/progress.hpp"
+#include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/results.hpp"
 #include "lbmc/engine/rng.hpp"
 
@@ -97,49 +106,87 @@ constexpr std::int64_t block_size_for(std::int64_t variates_per_rep) {
   return std::clamp<std::int64_t>((std::int64_t{1} << 16) / per, 1, 4096);
 }
 
-//! Runs the plan, merging every block into `total` in block order.
+//! The size of block b of a run of `reps` replications in blocks of
+//! `block_reps` (the last one may be short).
+constexpr std::int64_t block_size(std::int64_t b, std::int64_t block_reps, std::int64_t reps) {
+  return std::min(block_reps, reps - b * block_reps);
+}
+
+//! Runs blocks [first, last) of `plan` (`reps_limit` replications in all) on
+//! plan.threads threads and adds each to `reduction`. Rethrows the first
+//! exception a block raised (by block index), after every thread stopped;
+//! throws Interrupted on SIGINT. `done` counts the replications finished.
+template <class Kernel>
+void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
+                std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
+                std::atomic<std::int64_t>& done, Progress& progress, std::int64_t planned) {
+  std::mutex failure_mutex;
+  std::int64_t failed_block = -1;
+  std::exception_ptr failure;
+  std::mutex progress_mutex;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(plan.threads)
+  for (std::int64_t b = first; b < last; ++b) {
+    if (interrupt_requested()) continue;
+    try {
+      const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
+      auto acc = kernel.make_accumulator();
+      Generator gen = block_generator(plan.seed, static_cast<std::uint64_t>(b));
+      kernel.run(gen, size, acc);
+      reduction.add({0, b}, std::move(acc));
+      const std::int64_t now = done += size;
+      if (progress_mutex.try_lock()) {
+        progress.update(now, planned);
+        progress_mutex.unlock();
+      }
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (failed_block < 0 || b < failed_block) {
+        failed_block = b;
+        failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  if (interrupt_requested()) throw Interrupted();
+}
+
+//! Runs the plan and merges the total of every block into `total`.
 template <class Kernel>
 RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename Kernel::Accumulator& total) {
   using Accumulator = typename Kernel::Accumulator;
-  const auto target_met = [&plan](const Accumulator& acc) {
-    return relative_se_met(reported_means(acc), *plan.target_rse);
-  };
   const auto start = std::chrono::steady_clock::now();
   const bool open_ended = plan.target_rse.has_value();
   const std::int64_t limit = open_ended ? std::max(plan.max_reps, plan.reps) : plan.reps;
+  const std::int64_t blocks = (limit + plan.block_reps - 1) / plan.block_reps;
   Progress progress(plan.progress, plan.label);
+  BlockReduction<Accumulator> reduction;
+  std::atomic<std::int64_t> done{0};
   RunReport report;
-  std::int64_t next_block = 0;
-  while (report.reps < limit) {
-    if (open_ended && report.reps >= plan.reps && target_met(total)) {
-      report.target_reached = true;
-      break;
+  std::int64_t next = 0;
+  while (next < blocks) {
+    std::int64_t last = blocks;
+    if (open_ended) {
+      const std::int64_t reps_so_far = std::min(next * plan.block_reps, limit);
+      if (reps_so_far >= plan.reps) {
+        Accumulator preview = kernel.make_accumulator();
+        reduction.fold_into(preview);
+        const std::vector<MeanSummary> means = reported_means(preview);
+        if (relative_se_met(means, *plan.target_rse)) {
+          report.target_reached = true;
+          break;
+        }
+      }
+      // At least to plan.reps, then waves of max(kWaveBlocks, next/8) blocks.
+      const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
+      last = std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
     }
-    // The blocks of this wave and their sizes (the last one may be short).
-    std::vector<std::int64_t> sizes;
-    std::int64_t planned = report.reps;
-    while (static_cast<std::int64_t>(sizes.size()) < kWaveBlocks && planned < limit) {
-      sizes.push_back(std::min(plan.block_reps, limit - planned));
-      planned += sizes.back();
-    }
-    std::vector<Accumulator> partial;
-    partial.reserve(sizes.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i) partial.push_back(kernel.make_accumulator());
-    const auto wave = static_cast<std::int64_t>(sizes.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(plan.threads)
-    for (std::int64_t i = 0; i < wave; ++i) {
-      if (interrupt_requested()) continue;
-      Generator gen = block_generator(plan.seed, static_cast<std::uint64_t>(next_block + i));
-      kernel.run(gen, sizes[static_cast<std::size_t>(i)], partial[static_cast<std::size_t>(i)]);
-    }
-    if (interrupt_requested()) throw Interrupted();
-    for (const Accumulator& block : partial) total.merge(block);
-    next_block += wave;
-    report.blocks = next_block;
-    report.reps = planned;
-    progress.update(report.reps, open_ended ? 0 : limit);
+    run_blocks(plan, kernel, next, last, limit, reduction, done, progress, open_ended ? 0 : limit);
+    next = last;
   }
-  if (open_ended && !report.target_reached) report.target_reached = target_met(total);
+  report.blocks = next;
+  report.reps = std::min(next * plan.block_reps, limit);
+  reduction.fold_into(total);
+  if (open_ended && !report.target_reached) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -38,11 +38,10 @@ struct AssignSample {
     return std::tie(s.max_load, s.unit_time);
   }
   void merge(const AssignSample& other) { engine::merge_fields(*this, other); }
-  //! The means of max.mean, efficiency and efficiency_unit.
-  friend std::vector<engine::MeanSummary> reported_means(const AssignSample& s) {
-    return {engine::summary_of(s.max_load), engine::summary_of(s.unit_time)};
-  }
 };
+
+//! The means of max.mean, efficiency and efficiency_unit.
+std::vector<engine::MeanSummary> reported_means(const AssignSample& s);
 
 //! Simulates `tasks` tasks on `processors` processors in groups of `group`
 //! (which divides `processors`) under `model`; the multinomial method is

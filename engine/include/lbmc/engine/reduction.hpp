@@ -1,0 +1,120 @@
+// A reduction over block indices whose shape is fixed by the indices alone.
+//
+// Blocks 0, 1, 2, ... are the leaves of a binary tree: the node (level j,
+// index i) covers the blocks [i·2^j, (i+1)·2^j), and it is the merge of its
+// two children, the left one (lower blocks) merged with the right one. A node
+// joins its sibling as soon as both are present, whoever computed them: the
+// thread that finished a block, another process (a rank, a file of blocks)
+// that sends its nodes. Nodes whose sibling never comes (it would extend past
+// the last block, or lie outside this process's range) remain; the total is
+// those nodes folded left to right, which for blocks [0, N) are the aligned
+// pieces of the binary decomposition of N. Every merge is therefore the same
+// pair of subtrees merged in the same direction for any thread count, any
+// split of the blocks into ranges, and any arrival order, so the total has
+// the same bits (floating-point merges are not associative; this fixes their
+// order). Merges run in parallel wherever subtrees complete, and no merge
+// sits between a block and the next on the critical path.
+//
+// Accumulator: copyable, with merge(const Accumulator&).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace lbmc::engine {
+
+//! An aligned subtree: blocks [index·2^level, (index + 1)·2^level).
+struct NodeId {
+  int level = 0;
+  std::int64_t index = 0;
+  std::int64_t first() const noexcept { return index << level; }
+  std::int64_t end() const noexcept { return (index + 1) << level; }
+  friend bool operator<(const NodeId& a, const NodeId& b) noexcept { return a.first() < b.first(); }
+};
+
+template <class Accumulator>
+class BlockReduction {
+ public:
+  struct Node {
+    NodeId id;
+    Accumulator acc;
+  };
+
+  //! Adds the accumulator of node `id` and carries it up the tree while its
+  //! siblings are present. Safe to call from several threads at once; the
+  //! merges run outside the lock.
+  void add(NodeId id, Accumulator acc) {
+    for (;;) {
+      const NodeId sibling{id.level, id.index ^ 1};
+      std::optional<Accumulator> other;
+      {
+        const std::lock_guard lock(mutex_);
+        const auto it = pending_.find(key(sibling));
+        if (it == pending_.end()) {
+          if (!pending_.emplace(key(id), std::move(acc)).second) throw std::logic_error("block reduction: node twice");
+          return;
+        }
+        other.emplace(std::move(it->second));
+        pending_.erase(it);
+      }
+      // The left child absorbs the right one.
+      if ((id.index & 1) == 0) {
+        acc.merge(*other);
+      } else {
+        other->merge(acc);
+        acc = std::move(*other);
+      }
+      id = NodeId{id.level + 1, id.index >> 1};
+    }
+  }
+  //! Adds every node of `nodes` (from another reduction of other blocks).
+  void add(std::vector<Node> nodes) {
+    for (Node& node : nodes) add(node.id, std::move(node.acc));
+  }
+
+  //! The nodes not merged yet, in block order (moved out).
+  std::vector<Node> take_nodes() {
+    const std::lock_guard lock(mutex_);
+    std::vector<Node> nodes;
+    for (auto& [k, acc] : pending_) nodes.push_back({id_of(k), std::move(acc)});
+    pending_.clear();
+    return nodes;
+  }
+
+  //! The blocks covered so far, [0, end): throws std::logic_error when the
+  //! nodes do not cover such a range without gap.
+  std::int64_t covered() const {
+    const std::lock_guard lock(mutex_);
+    std::int64_t end = 0;
+    for (const auto& [k, acc] : pending_) {
+      const NodeId id = id_of(k);
+      if (id.first() != end) throw std::logic_error("block reduction: the blocks are not contiguous from 0");
+      end = id.end();
+    }
+    return end;
+  }
+
+  //! `into` merged with every node left to right, without changing the nodes
+  //! (a preview of the total while blocks are still to come).
+  void fold_into(Accumulator& into) const {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [k, acc] : pending_) into.merge(acc);
+  }
+
+ private:
+  // Keyed by first block, then level (a node and its first descendant share
+  // a first block; both are never present at once).
+  using Key = std::pair<std::int64_t, int>;
+  static Key key(NodeId id) { return {id.first(), id.level}; }
+  static NodeId id_of(Key k) { return {k.second, k.first >> k.second}; }
+
+  mutable std::mutex mutex_;
+  std::map<Key, Accumulator> pending_;
+};
+
+}  // namespace lbmc::engine
