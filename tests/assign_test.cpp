@@ -16,7 +16,7 @@ exp::AssignSample simulate(exp::AssignModel model, std::int64_t n, std::int64_t 
                            std::int64_t reps, std::uint64_t seed,
                            std::optional<exp::MultinomialMethod> method = std::nullopt, int threads = 2) {
   const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
-  return exp::simulate_assign(model, n, p, group, plan, method);
+  return exp::simulate_assign(model, n, p, group, plan, method).sample;
 }
 
 void check_mean_and_variance(const exp::AssignSample& s, const exp::AssignExact& exact) {

@@ -17,7 +17,7 @@ namespace {
 exp::MaxLoadSample simulate(const dist::LoadLaw& law, std::int64_t n, std::int64_t reps, std::uint64_t seed,
                             exp::MaxMethod method) {
   const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
-  return exp::simulate_max_load(law, n, plan, method);
+  return exp::simulate_max_load(law, n, plan, method).sample;
 }
 
 // Two-sample Kolmogorov–Smirnov distance of sorted samples a and b.

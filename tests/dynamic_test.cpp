@@ -36,7 +36,7 @@ exp::DynamicModel with_laws(exp::DynamicModel m, dist::LoadLaw r, std::optional<
 
 exp::DynamicSample simulate(const exp::DynamicModel& model, std::int64_t reps, std::uint64_t seed, int threads = 2) {
   const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
-  return exp::simulate_dynamic(model, plan);
+  return exp::simulate_dynamic(model, plan).sample;
 }
 
 // Definition 1 with Z_n by its own formula: the minimum, over every choice of
@@ -478,7 +478,7 @@ TEST_SUITE("statistical") {
   TEST_CASE("dynamic: Lemma 1 by brute force and by inversion against H_p") {
     for (const bool direct : {false, true}) {
       for (const std::int64_t p : {1, 7, 300}) {
-        const auto m = exp::simulate_max_exponential(p, direct, engine::RunPlan::fixed(60 + static_cast<std::uint64_t>(p), 100000, 2));
+        const auto m = exp::simulate_max_exponential(p, direct, engine::RunPlan::fixed(60 + static_cast<std::uint64_t>(p), 100000, 2)).sample;
         INFO("p = " << p << " direct = " << direct << " mean = " << m.mean() << " se = " << m.mean_se());
         CHECK(std::abs(m.mean() - analytic::harmonic(p)) <= 4.0 * m.mean_se());
         // Var max = Σ_{k<=p} 1/k² (Rényi): the sample variance within 5%.

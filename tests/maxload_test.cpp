@@ -15,7 +15,7 @@ namespace {
 
 exp::MaxLoadSample simulate(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed) {
   const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
-  return exp::simulate_max_load(dist::parse_load_law(spec), n, plan);
+  return exp::simulate_max_load(dist::parse_load_law(spec), n, plan).sample;
 }
 
 void check_against_exact(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed) {

@@ -22,7 +22,7 @@ namespace {
 exp::MaxShiftSample simulate(const std::string& spec, std::int64_t n, std::int64_t reps, std::uint64_t seed,
                              bool covariance = false, int threads = 2) {
   const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
-  return exp::simulate_max_shift(dist::parse_load_law(spec), n, covariance, plan);
+  return exp::simulate_max_shift(dist::parse_load_law(spec), n, covariance, plan).sample;
 }
 
 // P(D >= 1) and P(W' = 0) for n iid integer loads with P(X = j) = pmf[j],

@@ -96,7 +96,7 @@ std::vector<Count> random_loads(std::mt19937_64& gen, int kind) {
 
 exp::RebalanceSample simulate(const std::string& spec, Count n, std::int64_t reps, std::uint64_t seed, int threads = 2) {
   const exp::RebalanceSpec s{dist::parse_load_law(spec), n, 140e-6, 0.5e-6, {std::begin(kAll), std::end(kAll)}};
-  return exp::simulate_rebalance(s, engine::RunPlan::fixed(seed, reps, threads));
+  return exp::simulate_rebalance(s, engine::RunPlan::fixed(seed, reps, threads)).sample;
 }
 
 }  // namespace
@@ -299,7 +299,7 @@ TEST_SUITE("statistical") {
     // maxshift's D' = max|V_k|/(σ√n) times λ = σ√n/μ is max|V_k|/μ: the same
     // as D = max|V_k|/X̄ up to X̄/μ = 1 ± 0.2%.
     const auto law = dist::parse_load_law("binomial:4096,0.5");
-    const auto other = exp::simulate_max_shift(law, n, false, engine::RunPlan::fixed(10, 20'000, 2));
+    const auto other = exp::simulate_max_shift(law, n, false, engine::RunPlan::fixed(10, 20'000, 2)).sample;
     const double lambda = analytic::shift_lambda(2048.0, 32.0, n);
     const double se = std::hypot(s.d.mean_se(), other.d_prime.mean_se() * lambda);
     CHECK(std::abs(s.d.mean() - other.d_prime.mean() * lambda) <= 4.0 * se);

@@ -37,7 +37,7 @@ bool close(double actual, double expected, double ulps) {
 exp::ScatterSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, std::int64_t reps,
                             std::uint64_t seed, int threads = 2) {
   const engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, threads);
-  return exp::simulate_scatter(dist::parse_load_law(spec), tasks, procs, plan);
+  return exp::simulate_scatter(dist::parse_load_law(spec), tasks, procs, plan).sample;
 }
 
 void check_against_exact(const std::string& spec, std::int64_t tasks, std::int64_t procs, std::int64_t reps,

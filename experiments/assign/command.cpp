@@ -93,12 +93,12 @@ class AssignCommand final : public Command {
     if (model == AssignModel::multinomial) {
       label += fmt::format(" ({})", to_string(choose_multinomial_method(tasks, groups)));
     }
-    const AssignSample s = simulate_assign(model, tasks, processors, group, make_plan(settings, label));
+    const auto [s, run] = simulate_assign(model, tasks, processors, group, make_plan(settings, label));
     const double per_rep = model == AssignModel::multinomial &&
                                    choose_multinomial_method(tasks, groups) == MultinomialMethod::throwing
                                ? static_cast<double>(tasks)
                                : static_cast<double>(groups);
-    report.record(label, s.run, per_rep);
+    report.record(label, run, per_rep);
 
     const AssignModel other = model == AssignModel::poisson ? AssignModel::multinomial : AssignModel::poisson;
     const char* other_name = other == AssignModel::poisson ? "poisson-model" : "multinomial";

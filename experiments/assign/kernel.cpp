@@ -95,7 +95,7 @@ std::vector<engine::MeanSummary> reported_means(const AssignSample& s) {
   return {engine::summary_of(s.max_load), engine::summary_of(s.unit_time)};
 }
 
-AssignSample simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
+engine::Simulated<AssignSample> simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
                              engine::RunPlan plan, std::optional<MultinomialMethod> method) {
   const std::int64_t groups = processors / group;
   const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
@@ -105,9 +105,9 @@ AssignSample simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t
                             : kernel.method == MultinomialMethod::throwing ? tasks
                                                                             : groups;
   plan.block_reps = engine::block_size_for(work);
-  AssignSample sample;
-  sample.run = engine::run_replications(plan, kernel, sample);
-  return sample;
+  engine::Simulated<AssignSample> result;
+  result.run = engine::run_replications(plan, kernel, result.sample);
+  return result;
 }
 
 }  // namespace lbmc::exp

@@ -34,16 +34,14 @@ struct MaxExponentialKernel {
 
 }  // namespace
 
-engine::Moments simulate_max_exponential(std::int64_t p, bool direct, engine::RunPlan plan,
-                                         engine::RunReport* report) {
+engine::Simulated<engine::Moments> simulate_max_exponential(std::int64_t p, bool direct, engine::RunPlan plan) {
   plan.block_reps = engine::block_size_for(direct ? 1 : p);
   MaxExponentialKernel kernel;
   kernel.p = p;
   kernel.direct = direct;
-  engine::Moments m;
-  const engine::RunReport run = engine::run_replications(plan, kernel, m);
-  if (report) *report = run;
-  return m;
+  engine::Simulated<engine::Moments> result;
+  result.run = engine::run_replications(plan, kernel, result.sample);
+  return result;
 }
 
 }  // namespace lbmc::exp

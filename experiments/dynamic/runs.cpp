@@ -145,8 +145,8 @@ void run_points(const DynamicOptions& o, const RunOptions& settings, Report& rep
             m.nu = nu;
             const double leaves = DynamicSimulator(m).expected_leaves();
             const std::string label = label_of(m);
-            const DynamicSample s = simulate_dynamic(m, make_plan(settings, label));
-            report.record(label, s.run, leaves);
+            const auto [s, run] = simulate_dynamic(m, make_plan(settings, label));
+            report.record(label, run, leaves);
             report.table().add(params_of(m), "rho", engine::exact_value(rho(m)), {});
             const Estimate t = mean_estimate(s.t_p.mean(), s.t_p.mean_se(), s.t_p.count(), leaves, settings.level);
             const PointReferences refs = point_references(m);
@@ -203,8 +203,7 @@ void run_lemma1(const DynamicOptions& o, const RunOptions& settings, Report& rep
     const double exact = analytic::lemma1_expected_max(p, 1.0);
     const bool direct = static_cast<double>(p) * static_cast<double>(settings.plan.reps) > 2e8;
     const std::string label = fmt::format("dynamic lemma1 p={}{}", p, direct ? " (direct)" : "");
-    engine::RunReport run;
-    const engine::Moments m = simulate_max_exponential(p, direct, make_plan(settings, label), &run);
+    const auto [m, run] = simulate_max_exponential(p, direct, make_plan(settings, label));
     report.record(label, run, direct ? 1.0 : static_cast<double>(p));
     report.table().add(params, direct ? "max.mean_direct" : "max.mean",
                        engine::mean_estimate(m, settings.level),

@@ -35,9 +35,7 @@ void CommonSample::add(const std::vector<double>& x) {
 void CommonSample::merge(const CommonSample& other) {
   if (other.count == 0) return;
   if (count == 0) {
-    const engine::RunReport keep = run;
     *this = other;
-    run = keep;
     return;
   }
   const std::size_t k = mean.size();
@@ -114,7 +112,7 @@ std::vector<NuPoint> evaluate_grid(const DynamicModel& base, const std::vector<d
     m.nu = nu;
     models.push_back(m);
   }
-  const ControlledMeans s = controlled_means(simulate_common(models, plan));
+  const ControlledMeans s = controlled_means(simulate_common(models, plan).sample);
   const double scale = base.t1 / static_cast<double>(base.p);
   const std::size_t k = grid.size();
   std::vector<NuPoint> points(k);
@@ -177,7 +175,7 @@ ControlledMeans controlled_means(const CommonSample& sample) {
   return out;
 }
 
-CommonSample simulate_common(const std::vector<DynamicModel>& models, engine::RunPlan plan) {
+engine::Simulated<CommonSample> simulate_common(const std::vector<DynamicModel>& models, engine::RunPlan plan) {
   CommonKernel kernel;
   std::int64_t block = std::numeric_limits<std::int64_t>::max();
   for (const DynamicModel& m : models) {
@@ -186,9 +184,9 @@ CommonSample simulate_common(const std::vector<DynamicModel>& models, engine::Ru
   }
   plan.block_reps = std::max<std::int64_t>(1, block / static_cast<std::int64_t>(std::max<std::size_t>(1, models.size())));
   kernel.t1 = models.front().t1;
-  CommonSample sample = kernel.make_accumulator();
-  sample.run = engine::run_replications(plan, kernel, sample);
-  return sample;
+  engine::Simulated<CommonSample> result{kernel.make_accumulator(), {}};
+  result.run = engine::run_replications(plan, kernel, result.sample);
+  return result;
 }
 
 NuOptimum optimize_nu(const DynamicModel& base, const engine::RunPlan& plan, double level) {
@@ -237,10 +235,10 @@ NuOptimum optimize_nu(const DynamicModel& base, const engine::RunPlan& plan, dou
   result.model.nu = result.nu;
   engine::RunPlan held = plan;
   held.seed = engine::derived_seed(plan.seed, kHeldOutSeed);
-  const CommonSample sample = simulate_common({result.model}, held);
+  const auto [sample, held_out_run] = simulate_common({result.model}, held);
   const ControlledMeans t = controlled_means(sample);
   result.t_p = engine::normal_estimate(t.mean[0], t.se(0), t.count, level);
-  result.held_out_run = sample.run;
+  result.held_out_run = held_out_run;
   return result;
 }
 

@@ -297,12 +297,12 @@ std::int64_t dynamic_block_reps(const DynamicModel& model) {
   return engine::block_size_for(static_cast<std::int64_t>(std::min(leaves, 1e9)) + 1);
 }
 
-DynamicSample simulate_dynamic(const DynamicModel& model, engine::RunPlan plan) {
+engine::Simulated<DynamicSample> simulate_dynamic(const DynamicModel& model, engine::RunPlan plan) {
   const DynamicKernel kernel{DynamicSimulator(model)};
   plan.block_reps = dynamic_block_reps(model);
-  DynamicSample sample;
-  sample.run = engine::run_replications(plan, kernel, sample);
-  return sample;
+  engine::Simulated<DynamicSample> result;
+  result.run = engine::run_replications(plan, kernel, result.sample);
+  return result;
 }
 
 }  // namespace lbmc::exp

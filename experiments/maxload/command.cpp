@@ -175,9 +175,9 @@ class MaxLoadCommand final : public Command {
     const std::string label = fmt::format("maxload dist={} n={} method={}", spec, point.n, method_name);
     const auto plan = make_plan(settings, label);
 
-    const MaxLoadSample total = simulate_max_load(point.law, point.n, plan, method);
+    const auto [total, run] = simulate_max_load(point.law, point.n, plan, method);
     // Variates drawn per replication: n loads, or the one maximum.
-    report.record(label, total.run, method == MaxMethod::direct ? 1.0 : static_cast<double>(point.n));
+    report.record(label, run, method == MaxMethod::direct ? 1.0 : static_cast<double>(point.n));
     engine::PointRows rows(report.table(), params, settings.level);
     rows.mean("mean", total.moments, refs.mean);
     rows.variance("variance", total.moments, refs.variance);
@@ -193,23 +193,24 @@ class MaxLoadCommand final : public Command {
 
 }  // namespace
 
-MaxLoadSample simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan, MaxMethod method) {
-  MaxLoadSample sample;
+engine::Simulated<MaxLoadSample> simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan,
+                                                   MaxMethod method) {
+  engine::Simulated<MaxLoadSample> result;
   const auto simulate = [&](const auto& sampler, std::int64_t draws) {
     using Kernel = MaxLoadKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, draws};
     typename Kernel::Accumulator total;
     plan.block_reps = engine::block_size_for(draws);
-    sample.run = engine::run_replications(plan, kernel, total);
-    sample.moments = total.moments;
-    sample.quantiles = std::move(total.quantiles);
+    result.run = engine::run_replications(plan, kernel, total);
+    result.sample.moments = total.moments;
+    result.sample.quantiles = std::move(total.quantiles);
   };
   if (method == MaxMethod::direct) {
     simulate(DirectMaxSampler(law, n), 1);
   } else {
     dist::visit_sampler(law, [&](const auto& sampler) { simulate(sampler, n); });
   }
-  return sample;
+  return result;
 }
 
 std::unique_ptr<Command> make_maxload_command() { return std::make_unique<MaxLoadCommand>(); }

@@ -114,8 +114,8 @@ class MaxShiftCommand final : public Command {
     const std::string spec = dist::to_spec(law);
     const std::vector<std::string> params{spec, std::to_string(n)};
     const std::string label = fmt::format("maxshift dist={} n={}", spec, n);
-    const MaxShiftSample s = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, label));
-    report.record(label, s.run, static_cast<double>(n));
+    const auto [s, run] = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, label));
+    report.record(label, run, static_cast<double>(n));
     engine::PointRows rows(report.table(), params, settings.level);
 
     std::vector<Reference> w_mean_refs;

@@ -317,18 +317,18 @@ struct MaxShiftKernel {
 
 }  // namespace
 
-MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
+engine::Simulated<MaxShiftSample> simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
                                   engine::RunPlan plan) {
   plan.block_reps = engine::block_size_for(covariance ? n * n : n);
   const double sigma = dist::standard_deviation(law);
   const bool integer_loads = dist::is_integer_valued(law);
-  MaxShiftSample sample;
+  engine::Simulated<MaxShiftSample> result;
   dist::visit_sampler(law, [&](const auto& sampler) {
     using Kernel = MaxShiftKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, n, sigma, integer_loads, covariance};
-    sample.run = engine::run_replications(plan, kernel, sample);
+    result.run = engine::run_replications(plan, kernel, result.sample);
   });
-  return sample;
+  return result;
 }
 
 }  // namespace lbmc::exp

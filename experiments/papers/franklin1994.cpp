@@ -49,7 +49,7 @@ std::string matching_models(const std::string& printed, double poisson, double m
 std::pair<double, double> simulated_efficiency(const ReproduceContext& ctx, const std::string& id,
                                                std::int64_t tasks, std::int64_t processors, std::int64_t group,
                                                std::int64_t reps) {
-  const AssignSample s = simulate_assign(AssignModel::multinomial, tasks, processors, group, ctx.plan(id, reps));
+  const AssignSample s = simulate_assign(AssignModel::multinomial, tasks, processors, group, ctx.plan(id, reps)).sample;
   const double lambda = lambda_of(tasks, processors) * static_cast<double>(group);
   const double m = s.max_load.mean();
   return {lambda / m, lambda * s.max_load.mean_se() / (m * m)};

@@ -117,7 +117,7 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
 
   // The data movement itself, run on simulated processors.
   const RebalanceSpec spec{law, kN, kTau, kPhi, {Approach::pipeline, Approach::bdm}};
-  const RebalanceSample s = simulate_rebalance(spec, ctx.plan("cm5-simulated", 20'000));
+  const RebalanceSample s = simulate_rebalance(spec, ctx.plan("cm5-simulated", 20'000)).sample;
   const ApproachStats& a1 = s.approach[static_cast<int>(Approach::pipeline)];
   const ApproachStats& bdm = s.approach[static_cast<int>(Approach::bdm)];
   const double simulated = a1.time.mean() / excess;

@@ -59,7 +59,7 @@ struct MiddleShiftKernel {
 
 void variance_and_correlation(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   constexpr std::int64_t n = 16;
-  const MaxShiftSample s = simulate_max_shift(kStandardNormal, n, true, ctx.plan("shift-covariance-n16", 200'000));
+  const MaxShiftSample s = simulate_max_shift(kStandardNormal, n, true, ctx.plan("shift-covariance-n16", 200'000)).sample;
   const Eigen::MatrixXd c = s.covariance->covariance();
   const auto reps = static_cast<double>(s.covariance->count);
   {
@@ -110,7 +110,7 @@ void right_shift_percentiles(const ReproduceContext& ctx, std::vector<Claim>& cl
   const std::pair<std::int64_t, const char*> cases[] = {{16, "4.895"}, {64, "9.791"}};
   for (const auto& [n, printed] : cases) {
     const std::string id = fmt::format("W-over-sigma-q95-n{}", n);
-    samples.push_back(simulate_max_shift(kStandardNormal, n, false, ctx.plan(id, 1'000'000)));
+    samples.push_back(simulate_max_shift(kStandardNormal, n, false, ctx.plan(id, 1'000'000)).sample);
     const MaxShiftSample& s = samples.back();
     const double root_n = std::sqrt(static_cast<double>(n));
     const auto q = s.w_prime_values.quantile(0.95, ctx.level);
@@ -141,7 +141,7 @@ void mean_of_w_prime(std::vector<Claim>& claims, const std::vector<MaxShiftSampl
 
 void cost_bound_moments(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   constexpr std::int64_t n = 1024;
-  const MaxShiftSample s = simulate_max_shift(kStandardNormal, n, false, ctx.plan("cost-moments-n1024", 200'000));
+  const MaxShiftSample s = simulate_max_shift(kStandardNormal, n, false, ctx.plan("cost-moments-n1024", 200'000)).sample;
   const double d_mean = analytic::mean(analytic::Kolmogorov{});
   const double d_m2 = analytic::second_moment(analytic::Kolmogorov{});
   claims.push_back(
@@ -169,7 +169,7 @@ void small_shift_probability(const ReproduceContext& ctx, std::vector<Claim>& cl
     const double bound = std::pow(dn, -k);
     const std::string id = fmt::format("P-D-ge-1-n{}-k{}", n, k);
     const auto reps = static_cast<std::int64_t>(std::min(4e6, std::max(2e5, 400.0 / bound)));
-    const MaxShiftSample s = simulate_max_shift(law, n, false, ctx.plan(id, reps));
+    const MaxShiftSample s = simulate_max_shift(law, n, false, ctx.plan(id, reps)).sample;
     const double p = s.d_ge_1.value();
     const double se = s.d_ge_1.se();
     const double y = std::sqrt(static_cast<double>(trials)) / std::sqrt(dn);  // μ/(σ√n)

@@ -53,7 +53,7 @@ std::vector<Claim> salmon_claims(const ReproduceContext& ctx) {
   // Normal tasks with σ/m = 1 and n = 1: l itself is the constant √n·m·l/σ.
   {
     const std::string id = "lc-constant-exact-normal";
-    const ScatterSample sample = simulate_scatter(dist::Normal{1.0, 1.0}, 1, kProcs, ctx.plan(id, 200'000));
+    const ScatterSample sample = simulate_scatter(dist::Normal{1.0, 1.0}, 1, kProcs, ctx.plan(id, 200'000)).sample;
     const auto q = sample.l_values.quantile(kConfidence, ctx.level);
     claims.push_back(
         {"", id, kLocation, kPrinted, normal_limit, q.value, q.se, classify(kPrinted, normal_limit, printed_form),
@@ -83,7 +83,7 @@ std::vector<Claim> salmon_claims(const ReproduceContext& ctx) {
     const double root_n = std::sqrt(static_cast<double>(n));
     const double exact = root_n * *analytic::scatter_exact_quantile(law, n, kProcs, kConfidence);
     const auto reps = static_cast<std::int64_t>(kSweepVariates / (static_cast<double>(n) * kProcs));
-    const ScatterSample sample = simulate_scatter(law, n, kProcs, ctx.plan(id, reps));
+    const ScatterSample sample = simulate_scatter(law, n, kProcs, ctx.plan(id, reps)).sample;
     const auto q = sample.l_values.quantile(kConfidence, ctx.level);
     claims.push_back(
         {"", id, fmt::format("final equation, exponential tasks, n = {}, N_proc = 1000, c = 99%", n), kPrinted,

@@ -115,8 +115,8 @@ class RebalanceCommand final : public Command {
       for (const std::int64_t n : ns) {
         const RebalanceSpec spec{law, n, tau, phi, approaches, remainder};
         const std::string label = fmt::format("rebalance dist={} n={}", dist::to_spec(law), n);
-        const RebalanceSample s = simulate_rebalance(spec, make_plan(settings, label));
-        report.record(label, s.run, static_cast<double>(n));
+        const auto [s, run] = simulate_rebalance(spec, make_plan(settings, label));
+        report.record(label, run, static_cast<double>(n));
         if (!s.first_violation.empty()) fmt::print(stderr, "lbmc rebalance: check failed: {}\n", s.first_violation);
         add_rows(report.table(), spec, s, alphas, settings.level);
         if (cm5) add_break_even(report.table(), spec, s, settings.level);

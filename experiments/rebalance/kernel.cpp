@@ -127,15 +127,15 @@ struct RebalanceKernel {
 
 }  // namespace
 
-RebalanceSample simulate_rebalance(const RebalanceSpec& spec, engine::RunPlan plan) {
+engine::Simulated<RebalanceSample> simulate_rebalance(const RebalanceSpec& spec, engine::RunPlan plan) {
   plan.block_reps = engine::block_size_for(8 * spec.n);
-  RebalanceSample sample;
+  engine::Simulated<RebalanceSample> result;
   dist::visit_sampler(spec.law, [&](const auto& sampler) {
     using Kernel = RebalanceKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, &spec};
-    sample.run = engine::run_replications(plan, kernel, sample);
+    result.run = engine::run_replications(plan, kernel, result.sample);
   });
-  return sample;
+  return result;
 }
 
 }  // namespace lbmc::exp

@@ -127,8 +127,8 @@ class ScatterCommand final : public Command {
     const std::string label = fmt::format("scatter dist={} tasks={} procs={}", spec, point.tasks, point.procs);
     const auto plan = make_plan(settings, label);
 
-    const ScatterSample total = simulate_scatter(point.law, point.tasks, point.procs, plan);
-    report.record(label, total.run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
+    const auto [total, run] = simulate_scatter(point.law, point.tasks, point.procs, plan);
+    report.record(label, run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
     engine::PointRows rows(report.table(), params, settings.level);
     const auto add_variable = [&](const std::string& variable, const engine::Moments& m,
                                   const engine::QuantileStore& q, const std::vector<Reference>& mean_refs,

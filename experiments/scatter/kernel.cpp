@@ -56,7 +56,7 @@ struct ScatterKernel {
 
 }  // namespace
 
-ScatterSample simulate_scatter(const dist::LoadLaw& task, std::int64_t tasks, std::int64_t procs,
+engine::Simulated<ScatterSample> simulate_scatter(const dist::LoadLaw& task, std::int64_t tasks, std::int64_t procs,
                                engine::RunPlan plan) {
   if (tasks < 1) throw engine::InputError(fmt::format("scatter: n = {} tasks must be >= 1", tasks));
   if (procs < 1) throw engine::InputError(fmt::format("scatter: N_proc = {} must be >= 1", procs));
@@ -64,13 +64,13 @@ ScatterSample simulate_scatter(const dist::LoadLaw& task, std::int64_t tasks, st
   if (!(m > 0.0)) throw engine::InputError(fmt::format("scatter: task law {} has mean <= 0", dist::to_spec(task)));
   plan.block_reps = engine::block_size_for(tasks * procs);
   const double m_proc = static_cast<double>(tasks) * m;
-  ScatterSample sample;
+  engine::Simulated<ScatterSample> result;
   dist::visit_sampler(task, [&](const auto& sampler) {
     using Kernel = ScatterKernel<std::decay_t<decltype(sampler)>>;
     const Kernel kernel{sampler, tasks, procs, m_proc};
-    sample.run = engine::run_replications(plan, kernel, sample);
+    result.run = engine::run_replications(plan, kernel, result.sample);
   });
-  return sample;
+  return result;
 }
 
 }  // namespace lbmc::exp

@@ -99,6 +99,14 @@ struct RunReport {
   bool target_reached = false;
 };
 
+//! A simulated sample and the report of the run that made it (the sample,
+//! an accumulator, holds statistics only).
+template <class Sample>
+struct Simulated {
+  Sample sample;
+  RunReport run;
+};
+
 //! Replications per block so that one block draws about 2^16 variates:
 //! depends on the work per replication only, never on the thread count.
 constexpr std::int64_t block_size_for(std::int64_t variates_per_rep) {

@@ -32,7 +32,6 @@ MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bin
 struct AssignSample {
   engine::Moments max_load;   // of the most loaded group (processor when L = 1)
   engine::Moments unit_time;  // ⌈max group load / L⌉: groups of unit jobs
-  engine::RunReport run;
   template <class Self>
   static auto fields(Self& s) {
     return std::tie(s.max_load, s.unit_time);
@@ -46,7 +45,7 @@ std::vector<engine::MeanSummary> reported_means(const AssignSample& s);
 //! Simulates `tasks` tasks on `processors` processors in groups of `group`
 //! (which divides `processors`) under `model`; the multinomial method is
 //! chosen by choose_multinomial_method unless `method` says otherwise.
-AssignSample simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
+engine::Simulated<AssignSample> simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
                              engine::RunPlan plan, std::optional<MultinomialMethod> method = std::nullopt);
 
 //! Exact values of a model at (tasks, processors) in groups of `group`: E and

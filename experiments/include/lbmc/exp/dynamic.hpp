@@ -180,7 +180,6 @@ void draw_instance(const DynamicModel& model, engine::Generator& gen, DynamicIns
 struct DynamicSample {
   engine::Moments t_p;         //!< T_p
   engine::Moments subtasks;    //!< N (root level)
-  engine::RunReport run;
 
   template <class Self>
   static auto fields(Self& s) {
@@ -204,13 +203,11 @@ std::int64_t dynamic_block_reps(const DynamicModel& model);
 //! relative se of the mean of T_p). The result depends on the seed and the
 //! block layout only, never on the thread count. Throws engine::InputError
 //! for an invalid model.
-DynamicSample simulate_dynamic(const DynamicModel& model, engine::RunPlan plan);
+engine::Simulated<DynamicSample> simulate_dynamic(const DynamicModel& model, engine::RunPlan plan);
 
 //! Lemma 1 by simulation: E max of p iid Exp(1) under `plan`, drawing p
 //! variates a replication, or with `direct` one draw by inverting the cdf of
-//! the maximum (experiments/dynamic/lemma1.cpp); the run's report goes to
-//! `report` when given.
-engine::Moments simulate_max_exponential(std::int64_t p, bool direct, engine::RunPlan plan,
-                                         engine::RunReport* report = nullptr);
+//! the maximum (experiments/dynamic/lemma1.cpp).
+engine::Simulated<engine::Moments> simulate_max_exponential(std::int64_t p, bool direct, engine::RunPlan plan);
 
 }  // namespace lbmc::exp

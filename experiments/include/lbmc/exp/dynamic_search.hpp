@@ -66,7 +66,6 @@ struct CommonSample {
   std::int64_t count = 0;
   std::vector<double> mean;
   std::vector<double> comoment;  //!< K×K, row-major: Σ (x_i − x̄_i)(x_j − x̄_j)
-  engine::RunReport run;
 
   void add(const std::vector<double>& x);
   void merge(const CommonSample& other);
@@ -76,7 +75,7 @@ struct CommonSample {
 
 //! Simulates every model on the same random numbers (top of this file):
 //! values 0..K−1 are the T_p, K..2K−1 the T_1 of the K models.
-CommonSample simulate_common(const std::vector<DynamicModel>& models, engine::RunPlan plan);
+engine::Simulated<CommonSample> simulate_common(const std::vector<DynamicModel>& models, engine::RunPlan plan);
 
 //! The control-variate estimates of E T_p of the K models of a
 //! simulate_common run and the covariance matrix of the estimates (K×K).

@@ -111,7 +111,6 @@ struct MaxShiftSample {
   engine::Moments max_rshift;   // integer loads only
   engine::Moments max_lshift;   // integer loads only
   std::optional<BridgeCovariance> covariance;
-  engine::RunReport run;
 
   template <class Self>
   static auto fields(Self& s) {
@@ -127,7 +126,7 @@ std::vector<engine::MeanSummary> reported_means(const MaxShiftSample& s);
 //! Simulates the shifts of n loads under `plan`; with `covariance`, also the
 //! covariance matrix of (V_1..V_n) (n² memory per block). Stops on the
 //! relative se of the means of W' and D' when plan.target_rse is set.
-MaxShiftSample simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
+engine::Simulated<MaxShiftSample> simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
                                   engine::RunPlan plan);
 
 //! Bytes a covariance run of n needs at most (the block accumulators of one

@@ -213,7 +213,6 @@ struct RebalanceSample {
   engine::Moments packet_mean_rel;    // mean sent packet / X̄ (reps with movement)
   ApproachStats approach[kApproaches];
   std::string first_violation;
-  engine::RunReport run;
 
   template <class Self>
   static auto fields(Self& s) {
@@ -239,6 +238,6 @@ struct RebalanceSpec {
 //! Simulates the balancer and the chosen schedules on n iid integer loads
 //! of `law`. Stops on the relative se of every reported mean time when
 //! plan.target_rse is set.
-RebalanceSample simulate_rebalance(const RebalanceSpec& spec, engine::RunPlan plan);
+engine::Simulated<RebalanceSample> simulate_rebalance(const RebalanceSpec& spec, engine::RunPlan plan);
 
 }  // namespace lbmc::exp

@@ -25,7 +25,6 @@ struct ScatterSample {
   engine::Moments l_obs;
   engine::QuantileStore l_values;
   engine::QuantileStore l_obs_values;
-  engine::RunReport run;
 
   template <class Self>
   static auto fields(Self& s) {
@@ -41,7 +40,7 @@ std::vector<engine::MeanSummary> reported_means(const ScatterSample& s);
 //! under `plan` (block size from the n·N_proc variates per replication),
 //! stopping on the relative se of E l when plan.target_rse is set. Throws
 //! engine::InputError when tasks or procs < 1 or the task law's mean is ≤ 0.
-ScatterSample simulate_scatter(const dist::LoadLaw& task, std::int64_t tasks, std::int64_t procs,
+engine::Simulated<ScatterSample> simulate_scatter(const dist::LoadLaw& task, std::int64_t tasks, std::int64_t procs,
                                engine::RunPlan plan);
 
 }  // namespace lbmc::exp
