@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/output_file.hpp"
@@ -24,6 +25,7 @@ constexpr std::uint64_t kDefaultSeed = 19920401;
 // Creates the results folder if needed and checks it can be written, so a bad
 // --out fails before any simulation.
 void require_writable_folder(const std::string& folder) {
+  if (!engine::cluster::is_root()) return;  // rank 0 alone writes
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec || ::access(folder.c_str(), W_OK) != 0 || !std::filesystem::is_directory(folder)) {

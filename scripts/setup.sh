@@ -7,6 +7,7 @@ packages=(
   g++ make cmake git
   libeigen3-dev libboost-dev libpcg-cpp-dev doctest-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev python3-numpy gnuplot-nox
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -17,6 +17,10 @@ struct UniformKernel {
   struct Accumulator {
     Moments moments;
     std::vector<double> firsts;
+    template <class Self>
+    static auto fields(Self& s) {
+      return std::tie(s.moments, s.firsts);
+    }
     void merge(const Accumulator& other) {
       moments.merge(other.moments);
       firsts.insert(firsts.end(), other.firsts.begin(), other.firsts.end());
@@ -37,10 +41,11 @@ struct UniformKernel {
 struct TwoMeansKernel {
   struct Accumulator {
     Moments u, u4;
-    void merge(const Accumulator& other) {
-      u.merge(other.u);
-      u4.merge(other.u4);
+    template <class Self>
+    static auto fields(Self& s) {
+      return std::tie(s.u, s.u4);
     }
+    void merge(const Accumulator& other) { merge_fields(*this, other); }
     friend std::vector<MeanSummary> reported_means(const Accumulator& a) {
       return {summary_of(a.u), summary_of(a.u4)};
     }

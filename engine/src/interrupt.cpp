@@ -1,4 +1,4 @@
-// SIGINT flag.
+// SIGINT and SIGTERM flag.
 #include "lbmc/engine/interrupt.hpp"
 
 #include <csignal>
@@ -8,11 +8,14 @@ namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
 
-extern "C" void on_sigint(int) { g_interrupted = 1; }
+extern "C" void on_stop_signal(int) { g_interrupted = 1; }
 
 }  // namespace
 
-void install_interrupt_handler() { std::signal(SIGINT, on_sigint); }
+void install_interrupt_handler() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
 
 bool interrupt_requested() noexcept { return g_interrupted != 0; }
 

@@ -20,7 +20,7 @@ double lane_sum(const Lanes& v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
 // Four values from unaligned memory (by reference: a vector passed or
 // returned by value would change the calling convention between the clones).
-void load(Lanes& v, const double* p) { std::memcpy(&v, p, sizeof v); }
+void load_lanes(Lanes& v, const double* p) { std::memcpy(&v, p, sizeof v); }
 
 }  // namespace
 
@@ -32,7 +32,7 @@ __attribute__((target_clones("avx2", "default"))) Moments Moments::of(std::span<
   const std::size_t whole = count - count % 4;  // values in full groups of four
   Lanes total{}, group;
   for (std::size_t i = 0; i < whole; i += 4) {
-    load(group, x + i);
+    load_lanes(group, x + i);
     total += group;
   }
   for (std::size_t i = whole; i < count; ++i) total[0] += x[i];
@@ -47,7 +47,7 @@ __attribute__((target_clones("avx2", "default"))) Moments Moments::of(std::span<
     s4 += d2 * d2;
   };
   for (std::size_t i = 0; i < whole; i += 4) {
-    load(group, x + i);
+    load_lanes(group, x + i);
     add_powers(group - mean);
   }
   for (std::size_t i = whole; i < count; ++i) add_powers(Lanes{x[i] - mean, 0.0, 0.0, 0.0});

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
 
 namespace lbmc::engine {
@@ -34,7 +35,9 @@ void write_all(int fd, const std::string& content, const std::string& what) {
 OutputFile::OutputFile(std::string option, std::string path)
     : option_(std::move(option)), path_(std::move(path)) {
   if (path_.empty()) throw InputError(fmt::format("{}: empty file name", option_));
-  if (is_stdout()) return;
+  // Under MPI rank 0 alone writes (cluster.hpp); the others' files discard.
+  discard_ = !cluster::is_root();
+  if (is_stdout() || discard_) return;
   struct stat info {};
   if (::stat(path_.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
     throw InputError(fmt::format("{} '{}': not a regular file", option_, path_));
@@ -55,7 +58,8 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
     : option_(std::move(other.option_)),
       path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
-      fd_(other.fd_) {
+      fd_(other.fd_),
+      discard_(other.discard_) {
   other.fd_ = -1;
   other.temp_path_.clear();
 }
@@ -66,6 +70,7 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::commit(const std::string& content) {
+  if (discard_) return;
   if (is_stdout()) {
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
       throw RuntimeFailure("cannot write standard output");
@@ -86,6 +91,7 @@ void OutputFile::commit(const std::string& content) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
+  if (!cluster::is_root()) return;
   const std::filesystem::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);

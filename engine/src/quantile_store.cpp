@@ -6,10 +6,14 @@
 #include <cmath>
 #include <limits>
 
+#include <parallel/algorithm>
+
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 
+#include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "lbmc/engine/serial.hpp"
 
 namespace lbmc::engine {
 namespace {
@@ -250,6 +254,98 @@ void QuantileStore::sketch_merge(const Sketch& other) {
   }
 }
 
+void QuantileStore::save(ByteWriter& out) const {
+  settle();
+  out.u64(cap_);
+  out.u64(exact_per_page_);
+  out.u64(count32_limit_);
+  out.i64(count_);
+  out.boolean(sketch_ != nullptr);
+  if (!sketch_) {
+    gather();
+    out.f64s(values_);
+    return;
+  }
+  out.boolean(sketch_->integer_keys);
+  out.u64(sketch_->pages.size());
+  for (const auto& [key, page] : sketch_->pages) {
+    out.i64(key);
+    out.i64(page.count);
+    out.boolean(page.dense());
+    if (!page.dense()) {
+      out.f64s(page.values);
+      continue;
+    }
+    std::uint64_t nonzero = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) nonzero += bucket_count(page.counts32, page.counts64, b) != 0 ? 1 : 0;
+    out.u64(nonzero);
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      const std::uint64_t n = bucket_count(page.counts32, page.counts64, b);
+      if (n == 0) continue;
+      out.u32(static_cast<std::uint32_t>(b));
+      out.u64(n);
+    }
+  }
+}
+
+void QuantileStore::load(ByteReader& in) {
+  auto corrupt = [](const char* what) { throw RuntimeFailure(std::string("corrupt quantile store bytes: ") + what); };
+  const auto cap = static_cast<std::size_t>(in.u64());
+  const auto exact_per_page = static_cast<std::size_t>(in.u64());
+  const std::uint64_t count32_limit = in.u64();
+  QuantileStore loaded(cap, exact_per_page, count32_limit);
+  loaded.count_ = in.i64();
+  if (loaded.count_ < 0 || loaded.exact_per_page_ == 0) corrupt("a negative count or no room per page");
+  if (!in.boolean()) {
+    loaded.values_ = in.f64s();
+    if (static_cast<std::int64_t>(loaded.values_.size()) != loaded.count_ ||
+        loaded.values_.size() > loaded.cap_) {
+      corrupt("the values do not match the count");
+    }
+    loaded.sorted_ = loaded.values_.empty();
+    *this = std::move(loaded);
+    return;
+  }
+  loaded.sketch_ = std::make_unique<Sketch>();
+  loaded.sketch_->integer_keys = in.boolean();
+  const std::size_t pages = in.length(17);
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < pages; ++i) {
+    const std::int64_t key = in.i64();
+    Page& page = loaded.sketch_->pages[key];
+    page.count = in.i64();
+    if (page.count <= 0) corrupt("an empty page");
+    if (!in.boolean()) {
+      page.values = in.f64s();
+      if (static_cast<std::int64_t>(page.values.size()) != page.count) corrupt("a page's values do not match its count");
+    } else {
+      if (static_cast<std::uint64_t>(page.count) > loaded.count32_limit_) {
+        page.counts64.assign(kBuckets, 0);
+      } else {
+        page.counts32.assign(kBuckets, 0);
+      }
+      const std::size_t nonzero = in.length(12);
+      std::int64_t in_page = 0;
+      for (std::size_t j = 0; j < nonzero; ++j) {
+        const std::uint32_t bucket = in.u32();
+        const std::uint64_t n = in.u64();
+        if (bucket >= kBuckets || n == 0 || n > static_cast<std::uint64_t>(page.count)) corrupt("a bucket out of range");
+        if (page.counts64.empty()) {
+          page.counts32[bucket] = static_cast<std::uint32_t>(n);
+        } else {
+          page.counts64[bucket] = n;
+        }
+        in_page += static_cast<std::int64_t>(n);
+      }
+      if (in_page != page.count) corrupt("a page's buckets do not sum to its count");
+    }
+    total += page.count;
+  }
+  if (loaded.sketch_->pages.size() != pages) corrupt("a page twice");
+  if (total != loaded.count_) corrupt("the pages do not sum to the count");
+  *this = std::move(loaded);
+}
+
 void QuantileStore::settle() const {
   auto& self = const_cast<QuantileStore&>(*this);
   if (!sketch_) {
@@ -420,7 +516,9 @@ const std::vector<double>& QuantileStore::sorted_values() const {
   if (sketch_) return none;
   gather();
   if (!sorted_) {
-    std::sort(values_.begin(), values_.end());
+    // A multiway merge sort on the OpenMP threads (libstdc++'s parallel
+    // mode); the sorted values are the same for any thread count.
+    __gnu_parallel::sort(values_.begin(), values_.end());
     sorted_ = true;
   }
   return values_;

@@ -89,6 +89,7 @@ nlohmann::json to_json(const ResultTable& table, const RunMeta& meta) {
   m["command_line"] = meta.command_line;
   m["seed"] = meta.seed;
   m["threads"] = meta.threads;
+  m["ranks"] = meta.ranks;
   m["reps"] = meta.reps;
   m["start_time"] = meta.start_time;
   m["wall_seconds"] = meta.wall_seconds;

@@ -32,6 +32,24 @@ void BridgeCovariance::merge(const BridgeCovariance& other) {
   outer.triangularView<Eigen::Upper>() += other.outer;
 }
 
+void BridgeCovariance::save(engine::ByteWriter& out) const {
+  out.i64(count);
+  out.f64s({sum.data(), static_cast<std::size_t>(sum.size())});
+  out.f64s({outer.data(), static_cast<std::size_t>(outer.size())});
+}
+
+void BridgeCovariance::load(engine::ByteReader& in) {
+  count = in.i64();
+  const std::vector<double> sums = in.f64s();
+  const std::vector<double> products = in.f64s();
+  const auto n = static_cast<Eigen::Index>(sums.size());
+  if (count < 0 || products.size() != sums.size() * sums.size()) {
+    throw engine::RuntimeFailure("corrupt accumulator bytes: a covariance of mismatched sizes");
+  }
+  sum = Eigen::Map<const Eigen::VectorXd>(sums.data(), n);
+  outer = Eigen::Map<const Eigen::MatrixXd>(products.data(), n, n);
+}
+
 Eigen::MatrixXd BridgeCovariance::covariance() const {
   const auto r = static_cast<double>(count);
   Eigen::MatrixXd c = outer.selfadjointView<Eigen::Upper>();

@@ -59,10 +59,11 @@ double t1_kappa(std::int64_t p, double kappa) {
 struct ResidualKernel {
   struct Accumulator {
     engine::Moments first, second;
-    void merge(const Accumulator& o) {
-      first.merge(o.first);
-      second.merge(o.second);
+    template <class Self>
+    static auto fields(Self& s) {
+      return std::tie(s.first, s.second);
     }
+    void merge(const Accumulator& o) { engine::merge_fields(*this, o); }
     friend std::vector<engine::MeanSummary> reported_means(const Accumulator& a) {
       return {engine::summary_of(a.first), engine::summary_of(a.second)};
     }

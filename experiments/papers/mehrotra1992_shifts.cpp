@@ -32,7 +32,11 @@ ClaimVerdict exact_formula_verdict(double exact, double mc, double se) {
 struct MiddleShiftKernel {
   struct Accumulator {
     engine::Moments exceed;
-    void merge(const Accumulator& other) { exceed.merge(other.exceed); }
+    template <class Self>
+    static auto fields(Self& s) {
+      return std::tie(s.exceed);
+    }
+    void merge(const Accumulator& other) { engine::merge_fields(*this, other); }
     // A probability, which --target-rse does not watch (and these runs have fixed length).
     friend std::vector<engine::MeanSummary> reported_means(const Accumulator&) { return {}; }
   };

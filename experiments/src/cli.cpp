@@ -2,10 +2,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "lbmc/engine/build_info.hpp"
+#include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/command.hpp"
@@ -20,6 +25,48 @@ CliMode current_mode = CliMode::run;
 // Ends a command under CliMode::check_only once its options are checked.
 struct OptionsChecked {};
 
+using Subcommands = std::vector<std::pair<CLI::App*, Command*>>;
+
+// Parses the command line and runs the command it names; `prefix` becomes
+// "lbmc COMMAND" once the command is known (for the error line).
+int run_parsed(CLI::App& app, int argc, const char* const* argv,
+               const std::vector<std::unique_ptr<Command>>& commands, const Subcommands& subcommands,
+               std::string& prefix) {
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(), [&](const auto& c) { return c->name() == std::string(argv[1]); })) {
+    std::string names;
+    for (const auto& c : commands) names += names.empty() ? c->name() : std::string(", ") + c->name();
+    throw engine::InputError(fmt::format("unknown command '{}' (commands: {})", argv[1], names));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    // App::help() shows the selected subcommand's help when there is one.
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::fputs((app.version() + "\n").c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    for (const auto& [sub, command] : subcommands) {
+      if (sub->parsed()) prefix = std::string("lbmc ") + command->name();
+    }
+    throw engine::InputError(e.what());
+  }
+  engine::install_interrupt_handler();
+  const std::string command_line = join_command_line(argc, argv);
+  for (const auto& [sub, command] : subcommands) {
+    if (sub->parsed()) {
+      prefix = std::string("lbmc ") + command->name();
+      return command->run(command_line);
+    }
+  }
+  throw engine::InputError("no command given (see lbmc --help)");
+}
+
 }  // namespace
 
 void options_checked() {
@@ -33,7 +80,7 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
   app.require_subcommand(1);
   app.set_version_flag("--version", engine::version_line());
   auto commands = make_commands();
-  std::vector<std::pair<CLI::App*, Command*>> subcommands;
+  Subcommands subcommands;
   for (auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command->name(), command->summary());
     // A repeated single-valued option takes its last value (list options say otherwise).
@@ -42,52 +89,28 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
     subcommands.emplace_back(sub, command.get());
   }
   std::string prefix = "lbmc";
+  // A failure's exit code and message; rank 0 prints the message of the
+  // first rank that failed (engine/cluster.hpp), a single process its own.
+  int code = 0;
+  std::string failure;
   try {
-    if (argc > 1 && argv[1][0] != '-' &&
-        std::none_of(commands.begin(), commands.end(), [&](const auto& c) { return c->name() == std::string(argv[1]); })) {
-      std::string names;
-      for (const auto& c : commands) names += names.empty() ? c->name() : std::string(", ") + c->name();
-      throw engine::InputError(fmt::format("unknown command '{}' (commands: {})", argv[1], names));
-    }
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::CallForHelp&) {
-      // App::help() shows the selected subcommand's help when there is one.
-      std::fputs(app.help().c_str(), stdout);
-      return 0;
-    } catch (const CLI::CallForAllHelp&) {
-      std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
-      return 0;
-    } catch (const CLI::CallForVersion&) {
-      std::fputs((app.version() + "\n").c_str(), stdout);
-      return 0;
-    } catch (const CLI::ParseError& e) {
-      for (auto& [sub, command] : subcommands) {
-        if (sub->parsed()) prefix = std::string("lbmc ") + command->name();
-      }
-      throw engine::InputError(e.what());
-    }
-    engine::install_interrupt_handler();
-    const std::string command_line = join_command_line(argc, argv);
-    for (auto& [sub, command] : subcommands) {
-      if (sub->parsed()) {
-        prefix = std::string("lbmc ") + command->name();
-        return command->run(command_line);
-      }
-    }
-    throw engine::InputError("no command given (see lbmc --help)");
+    code = run_parsed(app, argc, argv, commands, subcommands, prefix);
   } catch (const OptionsChecked&) {
-    return 0;
+    code = 0;
+  } catch (const engine::cluster::RemoteFailure& e) {
+    code = e.code();
+    failure = e.what();
   } catch (const engine::InputError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", prefix.c_str(), e.what());
-    return 2;
+    code = 2;
+    failure = fmt::format("{}: error: {}", prefix, e.what());
   } catch (const engine::Interrupted&) {
-    std::fprintf(stderr, "%s: interrupted\n", prefix.c_str());
-    return 130;
+    code = 130;
+    failure = fmt::format("{}: interrupted", prefix);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: failed: %s\n", prefix.c_str(), e.what());
-    return 3;
+    code = 3;
+    failure = fmt::format("{}: failed: {}", prefix, e.what());
   }
+  return engine::cluster::conclude(code, failure);
 }
 
 }  // namespace lbmc::exp

@@ -3,9 +3,11 @@
 
 #include <cstdio>
 #include <ctime>
+#include <string>
 
 #include <fmt/format.h>
 
+#include "lbmc/engine/cluster.hpp"
 #include "lbmc/exp/command.hpp"
 
 namespace lbmc::exp {
@@ -49,11 +51,13 @@ Report::Report(std::string experiment, std::vector<std::string> param_names, con
   meta_.command_line = std::move(command_line);
   meta_.seed = settings.plan.seed;
   meta_.threads = settings.plan.threads;
+  meta_.ranks = engine::cluster::size();
   meta_.start_time = utc_now();
   if (!settings.quiet) {
-    std::fprintf(stderr, "lbmc %s: seed %llu, %d thread%s\n", table_.experiment.c_str(),
+    const std::string ranks = meta_.ranks == 1 ? "" : fmt::format(" on each of {} ranks", meta_.ranks);
+    std::fprintf(stderr, "lbmc %s: seed %llu, %d thread%s%s\n", table_.experiment.c_str(),
                  static_cast<unsigned long long>(settings.plan.seed), settings.plan.threads,
-                 settings.plan.threads == 1 ? "" : "s");
+                 settings.plan.threads == 1 ? "" : "s", ranks.c_str());
   }
 }
 

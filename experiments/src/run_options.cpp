@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/lists.hpp"
 
 namespace lbmc::exp {
@@ -46,7 +47,8 @@ RunOptions check_run_options(const RunOptionsText& text) {
   }
   if (text.seed.empty()) {
     std::random_device device;
-    s.plan.seed = (std::uint64_t{device()} << 32) ^ device();
+    // Under MPI every rank runs rank 0's seed.
+    s.plan.seed = engine::cluster::root_value((std::uint64_t{device()} << 32) ^ device());
   } else {
     const double value = parse_option("--seed", text.seed, engine::parse_real);
     if (value < 0 || value != std::floor(value) || value >= 0x1.0p64) {
@@ -63,6 +65,8 @@ RunOptions check_run_options(const RunOptionsText& text) {
     if (t < 1 || t > 4096) throw InputError(fmt::format("--threads: '{}' must be in [1, 4096]", text.threads));
     s.plan.threads = static_cast<int>(t);
   }
+  // The work after a run (sorting, distances) takes as many threads.
+  omp_set_num_threads(s.plan.threads);
   s.level = parse_option("--level", text.level, engine::parse_real);
   if (!(s.level > 0.0 && s.level < 1.0)) throw InputError(fmt::format("--level: '{}' must be in (0,1)", text.level));
   s.z_tol = parse_option("--z-tol", text.z_tol, engine::parse_real);

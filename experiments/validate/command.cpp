@@ -8,12 +8,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/command.hpp"
@@ -70,6 +72,10 @@ class ValidateCommand final : public Command {
     const RunOptions settings = check_run_options(text_);
     const std::vector<ValidationCase> cases = selected_cases();
     options_checked();
+    // Under MPI rank 0 runs the cases, each a process of its own outside the
+    // job (a case needs no MPI: its runs are short).
+    if (!engine::cluster::is_root()) return 0;
+    ::setenv("LBMC_SINGLE_PROCESS", "1", 1);
     const fs::path self = fs::read_symlink("/proc/self/exe");
     const fs::path scratch = fs::temp_directory_path() / fmt::format("lbmc_validate_{}", ::getpid());
     fs::create_directories(scratch);

@@ -15,6 +15,12 @@
 // threads busy and the rule is consulted a logarithmic number of times;
 // wave boundaries depend on the block count only, never on the threads.
 //
+// Under MPI (cluster.hpp) each rank runs a contiguous range of every wave's
+// blocks, and the ranks exchange the nodes of their ranges as bytes
+// (fields.hpp): every rank adds every node to its own reduction, so all hold
+// the same total, the one a single process would hold. Rank 0's stopping
+// decision is the one every rank follows.
+//
 // A kernel provides
 //   using Accumulator = ...;              // with merge(const Accumulator&)
 //   Accumulator make_accumulator() const;
@@ -34,10 +40,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
 
+#include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/progress.hpp"
@@ -158,6 +167,59 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
   if (interrupt_requested()) throw Interrupted();
 }
 
+//! This rank's share of blocks [first, last): contiguous, in rank order.
+inline std::pair<std::int64_t, std::int64_t> rank_share(std::int64_t first, std::int64_t last) {
+  const std::int64_t count = last - first;
+  const std::int64_t r = cluster::rank();
+  const std::int64_t k = cluster::size();
+  return {first + count * r / k, first + count * (r + 1) / k};
+}
+
+//! Runs blocks [first, last) on this process's threads, or under MPI this
+//! rank's share of them, and adds every block of the range to `reduction`
+//! (the other ranks' shares arrive as bytes).
+template <class Kernel>
+void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
+              std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
+              std::atomic<std::int64_t>& done, Progress& progress, bool show_planned) {
+  using Accumulator = typename Kernel::Accumulator;
+  const auto planned = [&](std::int64_t a, std::int64_t b) {
+    return show_planned ? std::min(b * plan.block_reps, reps_limit) - a * plan.block_reps : 0;
+  };
+  if (cluster::size() == 1) {
+    run_blocks(plan, kernel, first, last, reps_limit, reduction, done, progress, planned(first, last));
+    return;
+  }
+  const auto [mine_first, mine_last] = rank_share(first, last);
+  BlockReduction<Accumulator> mine;
+  run_blocks(plan, kernel, mine_first, mine_last, reps_limit, mine, done, progress, planned(mine_first, mine_last));
+  std::vector<typename BlockReduction<Accumulator>::Node> nodes = mine.take_nodes();
+  ByteWriter out;
+  out.u64(nodes.size());
+  for (const auto& node : nodes) {
+    out.i64(node.id.level);
+    out.i64(node.id.index);
+    out.bytes(to_bytes(node.acc));
+  }
+  const std::vector<std::vector<std::byte>> all = cluster::exchange(out.data());
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (static_cast<int>(r) == cluster::rank()) {
+      reduction.add(std::move(nodes));
+      continue;
+    }
+    ByteReader in(all[r]);
+    const std::size_t count = in.length(24);
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto level = static_cast<int>(in.i64());
+      const std::int64_t index = in.i64();
+      Accumulator acc = kernel.make_accumulator();
+      from_bytes(in.bytes(), acc);
+      reduction.add(NodeId{level, index}, std::move(acc));
+    }
+    in.expect_end();
+  }
+}
+
 //! Runs the plan and merges the total of every block into `total`.
 template <class Kernel>
 RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename Kernel::Accumulator& total) {
@@ -179,7 +241,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
         Accumulator preview = kernel.make_accumulator();
         reduction.fold_into(preview);
         const std::vector<MeanSummary> means = reported_means(preview);
-        if (relative_se_met(means, *plan.target_rse)) {
+        if (cluster::root_value(relative_se_met(means, *plan.target_rse) ? 1 : 0) == 1) {
           report.target_reached = true;
           break;
         }
@@ -188,7 +250,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
       const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
       last = std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
     }
-    run_blocks(plan, kernel, next, last, limit, reduction, done, progress, open_ended ? 0 : limit);
+    run_wave(plan, kernel, next, last, limit, reduction, done, progress, !open_ended);
     next = last;
   }
   report.blocks = next;

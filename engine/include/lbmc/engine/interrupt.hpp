@@ -1,4 +1,5 @@
-// Ctrl-C handling: SIGINT sets a flag that the replication driver checks
+// Ctrl-C and termination: SIGINT or SIGTERM (what mpirun and batch
+// schedulers send to stop a job) sets a flag that the replication driver checks
 // between blocks; the driver then throws Interrupted, output files under
 // construction are removed by their destructors, and the program exits 130.
 #pragma once
@@ -12,9 +13,9 @@ class Interrupted : public std::runtime_error {
   Interrupted() : std::runtime_error("interrupted") {}
 };
 
-//! Installs the SIGINT handler (idempotent).
+//! Installs the SIGINT and SIGTERM handler (idempotent).
 void install_interrupt_handler();
-//! True once SIGINT has been received.
+//! True once SIGINT or SIGTERM has been received.
 bool interrupt_requested() noexcept;
 
 }  // namespace lbmc::engine

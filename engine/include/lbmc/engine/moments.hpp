@@ -17,6 +17,8 @@
 #include <limits>
 #include <span>
 
+#include "lbmc/engine/serial.hpp"
+
 namespace lbmc::engine {
 
 class Moments {
@@ -97,6 +99,20 @@ class Moments {
     const double m4 = m4_ / r;
     const double v = (m4 - s2 * s2 * (r - 3.0) / (r - 1.0)) / r;
     return v > 0.0 ? std::sqrt(v) : 0.0;
+  }
+
+  //! The exact state, as bytes (serial.hpp).
+  void save(ByteWriter& out) const {
+    out.i64(count_);
+    for (const double v : {mean_, m2_, m3_, m4_}) out.f64(v);
+  }
+  void load(ByteReader& in) {
+    count_ = in.i64();
+    if (count_ < 0) throw RuntimeFailure("corrupt accumulator bytes: a negative count");
+    mean_ = in.f64();
+    m2_ = in.f64();
+    m3_ = in.f64();
+    m4_ = in.f64();
   }
 
  private:

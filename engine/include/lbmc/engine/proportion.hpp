@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "lbmc/engine/serial.hpp"
+
 namespace lbmc::engine {
 
 class Proportion {
@@ -34,6 +36,16 @@ class Proportion {
   //! √(p̂(1 − p̂)/R), the usual standard error (0 with no hit; see the top of
   //! this file for the interval that stays valid there).
   double se() const noexcept { return std::sqrt(value() * (1.0 - value()) / static_cast<double>(trials_)); }
+
+  void save(ByteWriter& out) const {
+    out.i64(hits_);
+    out.i64(trials_);
+  }
+  void load(ByteReader& in) {
+    hits_ = in.i64();
+    trials_ = in.i64();
+    if (hits_ < 0 || trials_ < hits_) throw RuntimeFailure("corrupt accumulator bytes: hits out of range");
+  }
 
  private:
   std::int64_t hits_ = 0;

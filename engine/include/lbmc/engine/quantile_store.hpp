@@ -38,6 +38,9 @@
 
 namespace lbmc::engine {
 
+class ByteWriter;
+class ByteReader;
+
 //! An empirical quantile with its distribution-free interval. An end the
 //! sample cannot bound (the interval's order statistic would lie beyond the
 //! sample's extremes) is ∓inf.
@@ -97,6 +100,13 @@ class QuantileStore {
   double fraction_equal(double x) const;
   //! Sorted values (exact stores only; empty for a sketch).
   const std::vector<double>& sorted_values() const;
+
+  //! The store's content as bytes (serial.hpp): its limits, then the values
+  //! while exact, else every page of the sketch (a dense page by its nonzero
+  //! buckets). A loaded store gives the same quantiles, bit for bit, and
+  //! merges as the saved one would.
+  void save(ByteWriter& out) const;
+  void load(ByteReader& in);
 
  private:
   // A page of the sketch: exact values until it has more than

@@ -17,6 +17,8 @@ struct RunMeta {
   std::string command_line;
   std::uint64_t seed = 0;
   int threads = 1;
+  //! MPI ranks (1 for a single process); threads are per rank.
+  int ranks = 1;
   std::int64_t reps = 0;
   std::string start_time;  // ISO 8601, UTC
   double wall_seconds = 0.0;

@@ -51,6 +51,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "lbmc/engine/driver.hpp"
@@ -66,6 +67,12 @@ struct CommonSample {
   std::int64_t count = 0;
   std::vector<double> mean;
   std::vector<double> comoment;  //!< K×K, row-major: Σ (x_i − x̄_i)(x_j − x̄_j)
+
+  //! The members, for writing and reading (engine/fields.hpp; merged by merge()).
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.t1, s.count, s.mean, s.comoment);
+  }
 
   void add(const std::vector<double>& x);
   void merge(const CommonSample& other);

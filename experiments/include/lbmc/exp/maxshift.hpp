@@ -101,6 +101,9 @@ struct BridgeCovariance {
   void merge(const BridgeCovariance& other);
   //! The unbiased sample covariance (full symmetric matrix).
   Eigen::MatrixXd covariance() const;
+  //! count, sum and the n×n sums of products (column-major), as bytes.
+  void save(engine::ByteWriter& out) const;
+  void load(engine::ByteReader& in);
 };
 
 struct MaxShiftSample {

@@ -1,0 +1,142 @@
+// Portable bytes of accumulators.
+//
+// An accumulator crosses a process boundary (an MPI rank sending its blocks'
+// partial results, a state file) as bytes written by ByteWriter and read back
+// by ByteReader. The encoding is fixed, whatever the machine: integers as
+// 64-bit (or 32-bit, or 8-bit) two's complement little-endian, doubles as the
+// little-endian bytes of their IEEE-754 binary64 pattern (bit for bit, NaN
+// payloads and the sign of zero included), sequences as a 64-bit length and
+// their elements. A reader that runs past the end, or finds a length larger
+// than what is left, throws RuntimeFailure: bytes that do not describe an
+// accumulator are never read as one.
+//
+// An accumulator is written by `save(ByteWriter&) const` and read by
+// `load(ByteReader&)`, or, for a sample listing its members in `fields(self)`,
+// by the rules of fields.hpp.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lbmc/engine/errors.hpp"
+
+namespace lbmc::engine {
+
+class ByteWriter {
+ public:
+  void u8(std::uint8_t v) { bytes_.push_back(static_cast<std::byte>(v)); }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
+  void f64(double v) { u64(std::bit_cast<std::uint64_t>(v)); }
+  void boolean(bool v) { u8(v ? 1 : 0); }
+  void f64s(std::span<const double> vs) {
+    u64(vs.size());
+    if constexpr (std::endian::native == std::endian::little) {
+      // The encoding is the memory image on a little-endian machine.
+      const auto* begin = reinterpret_cast<const std::byte*>(vs.data());
+      bytes_.insert(bytes_.end(), begin, begin + vs.size_bytes());
+    } else {
+      for (const double v : vs) f64(v);
+    }
+  }
+  void text(std::string_view s) {
+    u64(s.size());
+    for (const char c : s) u8(static_cast<std::uint8_t>(c));
+  }
+  //! A nested byte string (length first).
+  void bytes(std::span<const std::byte> b) {
+    u64(b.size());
+    bytes_.insert(bytes_.end(), b.begin(), b.end());
+  }
+
+  const std::vector<std::byte>& data() const noexcept { return bytes_; }
+  std::vector<std::byte> take() noexcept { return std::move(bytes_); }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const std::byte> bytes) : bytes_(bytes) {}
+
+  std::uint8_t u8() {
+    need(1);
+    return static_cast<std::uint8_t>(bytes_[at_++]);
+  }
+  std::uint32_t u32() {
+    need(4);
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t{static_cast<std::uint8_t>(bytes_[at_++])} << (8 * i);
+    return v;
+  }
+  std::uint64_t u64() {
+    need(8);
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= std::uint64_t{static_cast<std::uint8_t>(bytes_[at_++])} << (8 * i);
+    return v;
+  }
+  std::int64_t i64() { return static_cast<std::int64_t>(u64()); }
+  double f64() { return std::bit_cast<double>(u64()); }
+  bool boolean() {
+    const std::uint8_t v = u8();
+    if (v > 1) throw RuntimeFailure("corrupt accumulator bytes: a flag is neither 0 nor 1");
+    return v == 1;
+  }
+  std::vector<double> f64s() {
+    const std::size_t n = length(8);
+    std::vector<double> vs(n);
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(vs.data(), bytes_.data() + at_, n * sizeof(double));
+      at_ += n * sizeof(double);
+    } else {
+      for (double& v : vs) v = f64();
+    }
+    return vs;
+  }
+  std::string text() {
+    const std::size_t n = length(1);
+    std::string s(n, '\0');
+    for (char& c : s) c = static_cast<char>(u8());
+    return s;
+  }
+  std::span<const std::byte> bytes() {
+    const std::size_t n = length(1);
+    const auto out = bytes_.subspan(at_, n);
+    at_ += n;
+    return out;
+  }
+  //! A sequence length whose elements (of `element_bytes` each) fit in what is left.
+  std::size_t length(std::size_t element_bytes) {
+    const std::uint64_t n = u64();
+    if (n > (bytes_.size() - at_) / element_bytes) throw RuntimeFailure("corrupt accumulator bytes: a length runs past the end");
+    return static_cast<std::size_t>(n);
+  }
+
+  bool at_end() const noexcept { return at_ == bytes_.size(); }
+  //! Throws unless every byte was read.
+  void expect_end() const {
+    if (!at_end()) throw RuntimeFailure("corrupt accumulator bytes: trailing bytes");
+  }
+
+ private:
+  void need(std::size_t n) const {
+    if (bytes_.size() - at_ < n) throw RuntimeFailure("corrupt accumulator bytes: truncated");
+  }
+
+  std::span<const std::byte> bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace lbmc::engine

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Parallel scaling of whole lbmc runs (output written), in one run: for each
+# case, the wall time for threads = 1, 2, 4, ... up to the cores, and for
+# ranks x threads under mpirun (when lbmc was built with MPI), with the
+# speed-up and parallel efficiency against one thread of one process. Every
+# run's CSV is compared with the single-thread one: a difference is an error.
+#
+# Usage: scripts/bench_scaling.sh [--quick] [--cores N]
+#   default: median of 3 runs per configuration, cases of about 4 s on one
+#   thread of a current x86-64 core; --quick: one run, an eighth of the work
+#   --cores N: the largest thread count (default: nproc)
+#
+# stdout: CSV with the columns
+#   case,ranks,threads,wall_s,speedup,efficiency
+# stderr: progress.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+lbmc=${LBMC_BINARY:-$root/build/release/lbmc}
+runs=3 scale=1
+cores=$(nproc)
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) runs=1 scale=8 ;;
+    --cores) cores=$2; shift ;;
+    -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "bench_scaling: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ -x "$lbmc" ]] || { echo "bench_scaling: build lbmc first (scripts/build.sh)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=passive
+
+# name|arguments (replications divided by $scale)
+cases=(
+  "maxload-brute-normal-n1024|maxload --dist normal:0,1 --n 1024 --reps $((1500000 / scale)) --method brute"
+  "maxshift-normal-n1024|maxshift --dist normal:0,1 --n 1024 --reps $((1200000 / scale))"
+  "maxshift-poisson-n4096|maxshift --dist poisson:10 --n 4096 --reps $((240000 / scale))"
+  "maxshift-normal-n16|maxshift --dist normal:0,1 --n 16 --reps $((10000000 / scale))"
+  "assign-N1e6-P1e6|assign --N 1e6 --P 1e6 --reps $((400 / scale))"
+  "dynamic-exp-p64|dynamic --model exponential --p 64 --kappa 4 --lambda 1 --reps $((80000 / scale))"
+  "maxload-direct-n65536|maxload --dist normal:0,1 --n 65536 --reps $((60000000 / scale)) --method direct --alpha 0.5"
+)
+
+# configurations: ranks x threads
+configs=()
+for ((t = 1; t <= cores; t *= 2)); do configs+=("1x$t"); done
+((cores & (cores - 1))) && configs+=("1x$cores")
+mpi=0
+if command -v mpirun >/dev/null && ldd "$lbmc" | grep -q libmpi; then
+  mpi=1
+  for ((r = 2; r <= cores; r *= 2)); do configs+=("${r}x$((cores / r))"); done
+fi
+
+wall_of() {  # ranks threads args... -> seconds (also leaves $work/out.csv)
+  local ranks=$1 threads=$2; shift 2
+  local launch=()
+  ((ranks > 1)) && launch=(mpirun -q -np "$ranks" --bind-to none)
+  local start end
+  start=$(date +%s.%N)
+  "${launch[@]}" "$lbmc" "$@" --threads "$threads" --seed 7 --quiet --progress never --csv "$work/out.csv" </dev/null >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc -l
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+echo "bench_scaling: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $cores cores, MPI $((mpi ? 1 : 0))" >&2
+echo "case,ranks,threads,wall_s,speedup,efficiency"
+for entry in "${cases[@]}"; do
+  name=${entry%%|*}
+  read -r -a args <<<"${entry#*|}"
+  base=""
+  for config in "${configs[@]}"; do
+    ranks=${config%x*} threads=${config#*x}
+    times=()
+    for ((i = 0; i < runs; ++i)); do times+=("$(wall_of "$ranks" "$threads" "${args[@]}")"); done
+    wall=$(median "${times[@]}")
+    if [[ -z "$base" ]]; then
+      base=$wall
+      cp "$work/out.csv" "$work/base.csv"
+    elif ! cmp -s "$work/out.csv" "$work/base.csv"; then
+      echo "bench_scaling: $name at $ranks x $threads: output differs from 1 x 1" >&2
+      exit 1
+    fi
+    awk -v n="$name" -v r="$ranks" -v t="$threads" -v w="$wall" -v b="$base" \
+      'BEGIN { s = b / w; printf "%s,%d,%d,%.3f,%.2f,%.2f\n", n, r, t, w, s, s / (r * t) }'
+    echo "bench_scaling: $name $ranks x $threads: $wall s" >&2
+  done
+done

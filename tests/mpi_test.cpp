@@ -1,0 +1,148 @@
+// Runs under MPI give the bytes of one process (engine/cluster.hpp,
+// engine/driver.hpp): every command is run once as a single process and then
+// under `mpirun -np K` for K = 1..4 ranks with 1 or 2 threads per rank, and
+// the CSV files must be identical. Also: bad input under mpirun is one line
+// from rank 0, exit 2 on the job, and no file; a signal to the ranks ends the
+// job with exit 130 and no file. The machine may have fewer cores than
+// ranks × threads (--oversubscribe): correctness only, no timing.
+#include <doctest/doctest.h>
+
+#ifdef LBMC_MPIEXEC
+
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Open MPI refuses to start as root unless told, and must not bind a rank's
+// threads to one core; -q leaves its own banners out of the error output.
+const std::string kLaunch = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+                            std::string(LBMC_MPIEXEC) + " -q --oversubscribe --bind-to none";
+
+int exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  const fs::path dir = fs::temp_directory_path() / ("lbmc_mpi_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// `lbmc ARGS --csv FILE`, as one process with 2 threads, or with `ranks` ranks
+// of `threads` threads; returns the CSV.
+std::string csv_of(const std::string& args, int ranks, int threads) {
+  const fs::path csv = scratch() / "out.csv";
+  fs::remove(csv);
+  const std::string launch = ranks == 0 ? "" : kLaunch + " -np " + std::to_string(ranks) + " ";
+  const std::string cmd = launch + LBMC_BINARY + " " + args + " --threads " + std::to_string(threads) +
+                          " --quiet --csv " + csv.string() + " </dev/null >/dev/null 2>&1";
+  INFO(cmd);
+  REQUIRE(exit_code(std::system(cmd.c_str())) == 0);
+  return read_all(csv);
+}
+
+void check_identical(const std::string& args) {
+  const std::string one = csv_of(args, 0, 2);
+  REQUIRE(!one.empty());
+  for (const int ranks : {1, 2, 3, 4}) {
+    for (const int threads : {1, 2}) {
+      if (ranks == 1 && threads == 2) continue;
+      CAPTURE(args);
+      CAPTURE(ranks);
+      CAPTURE(threads);
+      CHECK(csv_of(args, ranks, threads) == one);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("mpi") {
+  TEST_CASE("mpi: maxload by brute force and by the direct method gives the bytes of one process") {
+    check_identical("maxload --dist normal:0,1 --n 16,256 --reps 20000 --method brute --seed 11");
+    check_identical("maxload --dist poisson:4 --n 1024 --reps 300000 --seed 12");
+  }
+  TEST_CASE("mpi: maxshift and rebalance give the bytes of one process") {
+    check_identical("maxshift --dist binomial:20,0.5 --n 64 --reps 20000 --seed 13");
+    check_identical("rebalance --dist poisson:5 --n 32 --reps 3000 --seed 14");
+  }
+  TEST_CASE("mpi: assign and scatter and dynamic give the bytes of one process") {
+    check_identical("assign --N 1000 --P 10,1000 --reps 2000 --seed 15");
+    check_identical("scatter --dist exponential:1 --tasks 10 --procs 64 --reps 5000 --seed 16");
+    check_identical("dynamic --model exponential --p 8 --kappa 4 --lambda 1 --reps 2000 --seed 17");
+  }
+  TEST_CASE("mpi: a run to a target relative se stops where one process stops") {
+    check_identical("maxshift --dist poisson:3 --n 32 --target-rse 0.003 --seed 18");
+  }
+  TEST_CASE("mpi: reproduce writes the files of one process") {
+    const fs::path dir = scratch();
+    const std::string args = " reproduce salmon --quick --threads 1 --quiet --out ";
+    std::string cmd = std::string(LBMC_BINARY) + args + (dir / "one").string() + " >/dev/null 2>&1";
+    REQUIRE(exit_code(std::system(cmd.c_str())) == 0);
+    cmd = kLaunch + " -np 3 " + LBMC_BINARY + args + (dir / "three").string() + " </dev/null >/dev/null 2>&1";
+    REQUIRE(exit_code(std::system(cmd.c_str())) == 0);
+    for (const char* file : {"salmon/claims.csv", "salmon/claims.md"}) {
+      CAPTURE(file);
+      CHECK(read_all(dir / "one" / file) == read_all(dir / "three" / file));
+    }
+  }
+  TEST_CASE("mpi: bad input is one line from rank 0 and exit 2 and no file") {
+    const fs::path dir = scratch();
+    const fs::path csv = dir / "bad.csv";
+    const fs::path err = dir / "bad.err";
+    fs::remove(csv);
+    // Found by every rank (a law), and by rank 0 alone (a file it cannot write).
+    for (const std::string& args : {std::string("maxload --dist bogus:1 --csv ") + csv.string(),
+                                    std::string("maxload --dist normal:0,1 --reps 1000 --csv ") +
+                                        (dir / "missing" / "x.csv").string()}) {
+      const std::string cmd = kLaunch + " -np 3 " + LBMC_BINARY + " " + args + " </dev/null 2>" + err.string();
+      CAPTURE(cmd);
+      CHECK(exit_code(std::system(cmd.c_str())) == 2);
+      const std::string message = read_all(err);
+      CHECK(message.rfind("lbmc maxload: error: ", 0) == 0);
+      CHECK(message.find('\n') == message.size() - 1);
+      CHECK(!fs::exists(csv));
+    }
+  }
+  TEST_CASE("mpi: SIGTERM to the ranks ends the job with exit 130 and no file") {
+    const fs::path dir = scratch();
+    const fs::path csv = dir / "term.csv";
+    fs::remove(csv);
+    // A run of minutes, stopped after its first blocks; the ranks are found
+    // by their command line (the launcher's does not start with the binary).
+    const std::string args = "maxload --dist normal:0,1 --n 4096 --method brute --reps 1e9 --seed " +
+                             std::to_string(::getpid()) + " --threads 1 --csv " + csv.string();
+    const std::string cmd = kLaunch + " -np 2 " + LBMC_BINARY + " " + args + " </dev/null >/dev/null 2>&1";
+    std::thread killer([&] {
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      const std::string kill = "pkill -TERM -f '^" + std::string(LBMC_BINARY) + " maxload .*--seed " +
+                               std::to_string(::getpid()) + " '";
+      (void)std::system(kill.c_str());
+    });
+    const int status = std::system(cmd.c_str());
+    killer.join();
+    CHECK(exit_code(status) == 130);
+    CHECK(!fs::exists(csv));
+    fs::remove_all(dir);
+  }
+}
+
+#endif
