@@ -40,10 +40,19 @@ std::string read_all(const fs::path& path) {
   return s.str();
 }
 
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("lbmc_mpi_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
+// A folder of this test process, removed when it exits.
+struct ScratchFolder {
+  fs::path path = fs::temp_directory_path() / ("lbmc_mpi_test_" + std::to_string(::getpid()));
+  ScratchFolder() { fs::create_directories(path); }
+  ~ScratchFolder() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+const fs::path& scratch() {
+  static const ScratchFolder folder;
+  return folder.path;
 }
 
 // `lbmc ARGS --csv FILE`, as one process with 2 threads, or with `ranks` ranks
@@ -141,7 +150,6 @@ TEST_SUITE("mpi") {
     killer.join();
     CHECK(exit_code(status) == 130);
     CHECK(!fs::exists(csv));
-    fs::remove_all(dir);
   }
 }
 

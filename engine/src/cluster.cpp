@@ -30,6 +30,7 @@ struct Header {
   std::int64_t code = -1;
 };
 
+#ifdef LBMC_WITH_MPI
 bool launched_by_mpi() {
   if (std::getenv("LBMC_SINGLE_PROCESS") != nullptr) return false;
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK"}) {
@@ -38,7 +39,6 @@ bool launched_by_mpi() {
   return false;
 }
 
-#ifdef LBMC_WITH_MPI
 // Every rank's bytes, in rank order, in rounds of at most INT_MAX bytes in
 // all (MPI counts and displacements are int).
 std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine, const std::vector<Header>& headers) {
@@ -107,8 +107,6 @@ Session::Session([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
       std::abort();
     }
   }
-#else
-  (void)launched_by_mpi;
 #endif
 }
 
@@ -120,14 +118,6 @@ Session::~Session() {
 
 int rank() noexcept { return g_rank; }
 int size() noexcept { return g_size; }
-
-bool built_with_mpi() noexcept {
-#ifdef LBMC_WITH_MPI
-  return true;
-#else
-  return false;
-#endif
-}
 
 std::vector<std::vector<std::byte>> exchange(std::span<const std::byte> payload) {
   if (g_failure) throw *g_failure;

@@ -45,8 +45,6 @@ class Session {
 int rank() noexcept;
 int size() noexcept;
 inline bool is_root() noexcept { return rank() == 0; }
-//! Whether the build can run under MPI at all.
-bool built_with_mpi() noexcept;
 
 //! Thrown by an exchange on every rank when a rank failed: its exit code and
 //! one-line message.

@@ -98,7 +98,7 @@ class ByteReader {
     const std::size_t n = length(8);
     std::vector<double> vs(n);
     if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(vs.data(), bytes_.data() + at_, n * sizeof(double));
+      if (n > 0) std::memcpy(vs.data(), bytes_.data() + at_, n * sizeof(double));
       at_ += n * sizeof(double);
     } else {
       for (double& v : vs) v = f64();
