@@ -4,6 +4,7 @@
 
 
 #include <cmath>
+#include <utility>
 
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/exp/assign.hpp"
@@ -48,6 +49,20 @@ TEST_SUITE("statistical") {
     check_mean_and_variance(simulate(exp::AssignModel::multinomial, 1000, 100, 1, 100'000, 402,
                                      exp::MultinomialMethod::conditional),
                             exact);
+  }
+
+  TEST_CASE("assign: few tasks in many bins, counted from the sorted bins hit, match the exact multinomial") {
+    // N <= P/8 takes the sorted-indices path: at its edge and well inside.
+    for (const auto& [n, p] : {std::pair<std::int64_t, std::int64_t>{125, 1000}, {20, 1000}}) {
+      CAPTURE(n);
+      check_mean_and_variance(simulate(exp::AssignModel::multinomial, n, p, 1, 100'000, 404,
+                                       exp::MultinomialMethod::throwing),
+                              exp::assign_exact(exp::AssignModel::multinomial, n, p, 1));
+    }
+    // A billion bins need no billion counters: two tasks collide with
+    // probability 1e-9, so 2000 replications all see a maximum of 1.
+    const auto huge = simulate(exp::AssignModel::multinomial, 2, 1'000'000'000, 1, 2000, 405);
+    CHECK(huge.max_load.mean() == 1.0);
   }
 
   TEST_CASE("assign: the Poisson model matches its exact values") {

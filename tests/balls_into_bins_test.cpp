@@ -446,6 +446,14 @@ TEST_CASE("balls_into_bins largest P at 50 percent efficiency") {
   CHECK(rel_close(an::franklin_P_approximation(10.0),
                   std::exp(5.0) * std::sqrt(20.0 * 3.14159265358979323846) / std::log(2.0), 4 * kEps));
   CHECK(std::round(100.0 * an::efficiency_poisson_model(10.0, 1200)) == 46.0);
+  // Carried to efficiency e = 0.25 (completion 4 lambda, z = 3 sqrt(lambda)):
+  // e^{45} sqrt(90) sqrt(2 pi)/ln 2 at lambda = 10, and it grows with P's
+  // freedom as the target falls.
+  CHECK(rel_close(an::franklin_P_approximation(10.0, 0.25),
+                  std::exp(45.0) * std::sqrt(90.0) * std::sqrt(2.0 * 3.14159265358979323846) / std::log(2.0),
+                  64 * kEps));
+  CHECK(an::franklin_P_approximation(10.0, 0.4) > an::franklin_P_approximation(10.0, 0.5));
+  CHECK_THROWS_AS(an::franklin_P_approximation(10.0, 1.0), lbmc::engine::InputError);
   CHECK(an::largest_P_for_efficiency(10.0, 1.0) == 1);
   CHECK_THROWS_AS(an::largest_P_for_efficiency(10.0, 0.0), lbmc::engine::InputError);
 }

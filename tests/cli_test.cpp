@@ -9,7 +9,9 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -38,10 +40,12 @@ const fs::path& scratch() {
   return dir;
 }
 
-Outcome lbmc(const std::string& args) {
+// lbmc with `args`, under an address-space limit of `limit_kib` KiB when given.
+Outcome lbmc(const std::string& args, long limit_kib = 0) {
   const fs::path out = scratch() / "stdout.txt";
   const fs::path err = scratch() / "stderr.txt";
-  const std::string cmd = std::string(LBMC_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string limit = limit_kib > 0 ? "ulimit -v " + std::to_string(limit_kib) + "; " : "";
+  const std::string cmd = limit + LBMC_BINARY + " " + args + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
@@ -137,6 +141,22 @@ TEST_SUITE("fast") {
         {"rebalance --example cm6", "--example"},
         {"rebalance --alpha 1", "--alpha"},
         {"rebalance --remainder last", "--remainder"},
+        // Parameters whose moments or range overflow, or whose spread is lost
+        // to rounding: refused by one rule for every command.
+        {"maxload --dist normal:1e308,1e308", "--dist"},
+        {"maxload --dist uniform:-1e308,1e308", "--dist"},
+        {"maxload --dist normal:0,1e-300", "--dist"},
+        {"maxshift --dist normal:0,1e-300", "--dist"},
+        {"maxload --dist normal:1e9,1e-3", "--dist"},
+        {"maxload --dist uniform:1,1.0000000001", "--dist"},
+        {"maxload --dist exponential:1e-300", "--dist"},
+        {"maxload --dist constant:1e101", "--dist"},
+        {"scatter --dist exponential:1e200", "--dist"},
+        {"maxload --dist poisson:1.1e10", "--dist"},
+        // Integer totals beyond 2^53 would stop being exact.
+        {"maxshift --dist poisson:1e10 --n 1e6", "--dist"},
+        {"rebalance --dist binomial:9007199254740992,0.5 --n 4", "--dist"},
+        {"rebalance --dist constant:1e100 --n 2", "--dist"},
     };
     for (const auto& [args, option] : cases) {
       CAPTURE(args);
@@ -181,6 +201,43 @@ TEST_SUITE("fast") {
     // No temporary files are left behind.
     for (const auto& entry : fs::directory_iterator(scratch())) {
       CHECK(entry.path().filename().string().rfind(".keep.csv", 0) != 0);
+    }
+  }
+
+  TEST_CASE("cli: output to a character device or a pipe is written in place") {
+    const Outcome null = lbmc("maxload --n 4 --reps 100 --quiet --csv /dev/null --json /dev/null");
+    CHECK(null.code == 0);
+    CHECK(null.err.empty());
+    const fs::path fifo = scratch() / "rows.fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const fs::path copy = scratch() / "from_fifo.csv";
+    const std::string reader = "cat " + fifo.string() + " > " + copy.string() + " &";
+    REQUIRE(std::system(reader.c_str()) == 0);
+    const Outcome piped = lbmc("maxload --n 4 --reps 100 --seed 3 --quiet --csv " + fifo.string());
+    CHECK(piped.code == 0);
+    const Outcome direct = lbmc("maxload --n 4 --reps 100 --seed 3 --quiet --csv -");
+    std::system("wait");
+    for (int i = 0; i < 100 && slurp(copy) != direct.out; ++i) ::usleep(20000);
+    CHECK(slurp(copy) == direct.out);
+    fs::remove(fifo);
+  }
+
+  TEST_CASE("cli: no number prints as -0") {
+    // -0 in a spec is zero, and a quantile of a symmetric law at 0.5 that
+    // rounds to -0.0 prints unsigned.
+    const Outcome r = lbmc("maxload --dist uniform:-1,1 --dist constant:-0 --n 1 --alpha 0.5 --reps 1 --quiet --csv -");
+    REQUIRE(r.code == 0);
+    CHECK(r.out.find("-0,") == std::string::npos);
+    CHECK(r.out.find(",-0\n") == std::string::npos);
+    CHECK(r.out.find("constant:0,") != std::string::npos);
+  }
+
+  TEST_CASE("cli: --help states each law's valid range") {
+    for (const char* command : {"maxload", "maxshift", "scatter", "rebalance"}) {
+      CAPTURE(command);
+      const Outcome r = lbmc(std::string(command) + " --help");
+      CHECK(r.code == 0);
+      CHECK(r.out.find("1e-100 <= SIGMA <= 1e100") != std::string::npos);
     }
   }
 
@@ -243,17 +300,65 @@ TEST_SUITE("fast") {
     CHECK(doc.at("rows")[0].at("dist") == "normal:0,1");
   }
 
-  TEST_CASE("cli: an interrupted run exits 130 and leaves no file") {
-    const fs::path target = scratch() / "interrupted.csv";
-    const std::string cmd = std::string(LBMC_BINARY) + " maxload --n 4096 --reps 1e9 --seed 1 --quiet --csv " +
-                            target.string() + " & pid=$!; sleep 1; kill -INT $pid; wait $pid";
-    const int status = std::system(("bash -c '" + cmd + "'").c_str());
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 130);
-    CHECK_FALSE(fs::exists(target));
-    for (const auto& entry : fs::directory_iterator(scratch())) {
-      CHECK(entry.path().filename().string().rfind(".interrupted.csv", 0) != 0);
+  TEST_CASE("cli: SIGINT or SIGTERM exits 130 and leaves no file") {
+    for (const std::string signal : {"INT", "TERM"}) {
+      CAPTURE(signal);
+      const fs::path target = scratch() / "interrupted.csv";
+      const std::string cmd = std::string(LBMC_BINARY) + " maxload --n 4096 --reps 1e9 --seed 1 --quiet --csv " +
+                              target.string() + " & pid=$!; sleep 1; kill -" + signal + " $pid; wait $pid";
+      const int status = std::system(("bash -c '" + cmd + "'").c_str());
+      CHECK(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 130);
+      CHECK_FALSE(fs::exists(target));
+      for (const auto& entry : fs::directory_iterator(scratch())) {
+        CHECK(entry.path().filename().string().rfind(".interrupted.csv", 0) != 0);
+      }
     }
+  }
+
+  TEST_CASE("cli: a run that needs more memory than allowed is refused before any work") {
+    const fs::path target = scratch() / "too_big.csv";
+    // Under a 3 GB address space: huge arrays are estimated and refused with
+    // the estimate; few tasks on a billion processors need no billion counters.
+    const char* refused[] = {"rebalance --dist poisson:5 --n 1e9", "dynamic --model deterministic --nu 2147483647",
+                             "maxshift --n 1e9 --reps 2", "assign --N 1e9 --P 1e9 --reps 2"};
+    for (const char* args : refused) {
+      CAPTURE(args);
+      const Outcome r = lbmc(std::string(args) + " --quiet --csv " + target.string(), 3'000'000);
+      CHECK(r.code == 2);
+      CHECK(count_lines(r.err) == 1);
+      CHECK(r.err.find("needs an estimated") != std::string::npos);
+      CHECK_FALSE(fs::exists(target));
+    }
+    const Outcome sparse = lbmc("assign --N 10 --P 1e9 --reps 100 --quiet --csv -");
+    CHECK(sparse.code == 0);
+    // --max-memory, in powers of 1024: 2^20 stored maxima need 16 MiB.
+    const Outcome capped = lbmc("maxload --n 4 --reps 1048576 --max-memory 15M --quiet");
+    CHECK(capped.code == 2);
+    CHECK(capped.err.find("16.0 MiB") != std::string::npos);
+    CHECK(capped.err.find("--max-memory") != std::string::npos);
+    CHECK(lbmc("maxload --n 4 --reps 1000 --max-memory 17M --quiet").code == 0);
+    CHECK(lbmc("maxload --n 4 --max-memory 0 --quiet").code == 2);
+    CHECK(lbmc("maxload --n 4 --max-memory 4X --quiet").code == 2);
+  }
+
+  TEST_CASE("cli: an allocation that fails anyway is exit 3 with one line, no crash and no file") {
+    // --max-memory above the address-space limit lets the run start; its
+    // arrays then cannot be allocated.
+    const fs::path target = scratch() / "no_memory.csv";
+    const Outcome r =
+        lbmc("rebalance --n 2e8 --reps 4 --threads 2 --max-memory 1T --quiet --csv " + target.string(), 2'000'000);
+    CHECK(r.code == 3);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(r.err.find("out of memory") != std::string::npos);
+    CHECK_FALSE(fs::exists(target));
+  }
+
+  TEST_CASE("cli: a full disk is exit 3 with one line") {
+    const Outcome r = lbmc("maxload --n 4 --reps 100 --quiet --csv /dev/full");
+    CHECK(r.code == 3);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(r.err.find("/dev/full") != std::string::npos);
   }
 
   TEST_CASE("cli: --strict exits 1 exactly when an exact check fails") {

@@ -1,6 +1,8 @@
 // List and number parsing of the command line.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
 
@@ -20,6 +22,8 @@ TEST_SUITE("fast") {
     CHECK(reals[6] == 0.7);
     CHECK(parse_integer("1e6") == 1000000);
     CHECK(parse_real("+2.5") == 2.5);
+    CHECK_FALSE(std::signbit(parse_real("-0")));
+    CHECK_FALSE(std::signbit(parse_real("-0e5")));
   }
 
   TEST_CASE("lists: malformed input is rejected") {

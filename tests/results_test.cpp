@@ -111,5 +111,7 @@ TEST_SUITE("fast") {
       CHECK(std::stod(format_number(x)) == x);
     }
     CHECK(format_number(std::numeric_limits<double>::infinity()) == "inf");
+    CHECK(format_number(-0.0) == "0");
+    CHECK(format_number(-1e-320) == "-1e-320");
   }
 }

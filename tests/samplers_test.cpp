@@ -824,3 +824,49 @@ TEST_SUITE("statistical") {
   }
 
 }  // TEST_SUITE("statistical")
+
+TEST_SUITE("fast") {
+  TEST_CASE("laws: each range is accepted at its edges and refused just beyond") {
+    using dist::parse_load_law;
+    const char* accepted[] = {"normal:1e100,1e100", "normal:-1e100,2e94", "normal:0,1e-100", "normal:1,1e-6",
+                              "uniform:-1e100,1e100", "uniform:1,1.00001", "uniform:0,1e-100",
+                              "exponential:1e-100", "exponential:1e100", "poisson:1e10", "poisson:0",
+                              "binomial:9007199254740992,1", "constant:-1e100", "constant:-0"};
+    for (const char* spec : accepted) {
+      CAPTURE(spec);
+      const LoadLaw law = parse_load_law(spec);
+      // Every moment a command forms is finite and the spread is nonzero
+      // unless the law is a point mass.
+      CHECK(std::isfinite(dist::mean(law)));
+      CHECK(std::isfinite(dist::variance(law)));
+      CHECK(std::isfinite(dist::variance(law) * 0x1p62 * 0x1p62));
+    }
+    const char* refused[] = {"normal:1.1e100,1", "normal:0,1.1e100", "normal:0,9e-101", "normal:1,9e-7",
+                             "uniform:-1.1e100,0", "uniform:1,1.0000009", "uniform:0,9e-101",
+                             "exponential:9e-101", "exponential:1.1e100", "poisson:1.1e10",
+                             "binomial:9007199254740994,1", "constant:1.1e100"};
+    for (const char* spec : refused) {
+      CAPTURE(spec);
+      CHECK_THROWS_AS(parse_load_law(spec), engine::InputError);
+    }
+    // Quantiles of the largest integer laws (where Boost's own root bracketing
+    // leaves the range its series converge in) are the exact smallest k.
+    for (const char* spec : {"poisson:1e10", "binomial:9007199254740992,0.3"}) {
+      CAPTURE(spec);
+      const LoadLaw law = parse_load_law(spec);
+      for (const double p : {1e-12, 0.3, 0.5, 0.999, 1.0 - 1e-9}) {
+        CAPTURE(p);
+        const double k = dist::quantile(law, p);
+        CHECK(k == std::floor(k));
+        CHECK(dist::cdf(law, k) >= p);
+        CHECK(dist::cdf(law, k - 1.0) < p);
+        const double u = dist::quantile_upper(law, p);
+        CHECK(dist::ccdf(law, u) <= p);
+        CHECK(dist::ccdf(law, u - 1.0) > p);
+      }
+    }
+    // -0 is zero: the spec prints without a sign.
+    CHECK(dist::to_spec(parse_load_law("constant:-0")) == "constant:0");
+    CHECK(std::string(dist::law_ranges_help()).find("poisson:LAMBDA") != std::string::npos);
+  }
+}

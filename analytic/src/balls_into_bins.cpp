@@ -457,10 +457,16 @@ std::int64_t largest_P_for_efficiency(double lambda, double target) {
   return good;
 }
 
-double franklin_P_approximation(double lambda) {
+double franklin_P_approximation(double lambda, double target) {
   if (!(lambda > 0.0)) throw engine::InputError(fmt::format("Franklin P: lambda = {} must be > 0", lambda));
-  // Franklin §2: P ≈ e^{lambda/2} sqrt(2 pi lambda) / ln 2
-  return std::exp(lambda / 2.0) * std::sqrt(2.0 * static_cast<double>(kPiL) * lambda) / std::log(2.0);
+  if (!(target > 0.0 && target < 1.0)) {
+    throw engine::InputError(fmt::format("Franklin P: efficiency {} must be in (0,1)", target));
+  }
+  // Franklin §2 at completion time lambda/e: z = sqrt(lambda)(1/e - 1),
+  // P ≈ e^{z^2/2} z sqrt(2 pi) / ln 2 (= e^{lambda/2} sqrt(2 pi lambda) / ln 2 at e = 1/2).
+  const double excess = 1.0 / target - 1.0;
+  const double z_squared = lambda * excess * excess;
+  return std::exp(z_squared / 2.0) * std::sqrt(2.0 * static_cast<double>(kPiL) * z_squared) / std::log(2.0);
 }
 
 // ---------------------------------------------------------------------------

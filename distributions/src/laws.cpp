@@ -4,6 +4,7 @@
 // rejects some of them as parameters.
 #include "lbmc/dist/laws.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -104,7 +105,118 @@ LawFacts facts_of(const LoadLaw& law) {
   return std::visit([](const auto& l) { return facts(l); }, law);
 }
 
+// Valid parameter ranges, one rule for every command (DESIGN §3). Every
+// value and moment a command forms must stay a finite double with room to
+// spare: sums of up to 2^62 values of magnitude 1e100 and their squares stay
+// below 1e238. A spread (SIGMA, B - A) below 1e-6 of the location's magnitude
+// would drown in the rounding of sums of the values (the relative error of a
+// centred prefix sum of n values is about |MU|/SIGMA * 2^-53 * sqrt(n)), and
+// one below 1e-100 would underflow in the variance.
+constexpr double kMaxMagnitude = 1e100;
+constexpr double kMinScale = 1e-100;
+constexpr double kMinRelativeSpread = 1e-6;
+// Boost.Math's incomplete gamma, behind the Poisson cdf, stops converging
+// beyond (its series exceed their iteration limit near the mean).
+constexpr double kMaxPoissonMean = 1e10;
+
+constexpr const char* kLawRanges =
+    "Laws and their valid ranges (the same for every command):\n"
+    "  normal:MU,SIGMA     |MU| <= 1e100, 1e-100 <= SIGMA <= 1e100, SIGMA >= 1e-6 |MU|\n"
+    "  binomial:M,P        M an integer in [0, 2^53], P in [0,1]\n"
+    "  poisson:LAMBDA      0 <= LAMBDA <= 1e10\n"
+    "  exponential:MEAN    1e-100 <= MEAN <= 1e100\n"
+    "  uniform:A,B         |A|, |B| <= 1e100, B - A >= 1e-100 and >= 1e-6 max(|A|,|B|)\n"
+    "  constant:V          |V| <= 1e100\n";
+
+void require_magnitude(double value, std::string_view spec, std::string_view name) {
+  require(std::abs(value) <= kMaxMagnitude, spec, fmt::format("|{}| must be <= 1e100", name));
+}
+
+void require_spread(double spread, double location, std::string_view spec, std::string_view what) {
+  require(spread >= kMinScale, spec, fmt::format("{} must be >= 1e-100", what));
+  require(spread >= kMinRelativeSpread * location, spec,
+          fmt::format("{} must be >= 1e-6 of the location's magnitude, or sums of the values lose their spread "
+                      "to rounding",
+                      what));
+}
+
+// The smallest integer k with reached(k), by a search that starts at the
+// Cornish-Fisher value mean + sd(z + (z^2 - 1) skew/6), z the normal quantile
+// of the level, and walks by doubling steps, then bisects.
+template <class Reached>
+double integer_quantile_search(const LoadLaw& law, double z, Reached reached) {
+  const double lo = support_min(law);
+  const double hi = support_max(law);
+  const double sd = std::sqrt(variance(law));
+  const double third = std::visit(
+      [](const auto& l) -> double {
+        using Law = std::decay_t<decltype(l)>;
+        if constexpr (std::is_same_v<Law, Poisson>) return l.lambda;
+        if constexpr (std::is_same_v<Law, Binomial>) return static_cast<double>(l.trials) * l.p * (1 - l.p) * (1 - 2 * l.p);
+        return 0.0;
+      },
+      law);  // the third central moment
+  double k = std::clamp(std::floor(mean(law) + sd * (z + (z * z - 1.0) * third / (6.0 * sd * sd * sd))), lo, hi);
+  double below = 0.0;  // not reached (lo - 1 stands for "below the support")
+  double above = 0.0;  // reached
+  double step = 1.0;
+  if (reached(k)) {
+    above = k;
+    for (;;) {
+      const double b = above - step;
+      if (b < lo) {
+        below = lo - 1.0;
+        break;
+      }
+      if (!reached(b)) {
+        below = b;
+        break;
+      }
+      above = b;
+      step *= 2.0;
+    }
+  } else {
+    below = k;
+    for (;;) {
+      const double a = below + step;
+      if (a >= hi) {
+        above = hi;
+        break;
+      }
+      if (reached(a)) {
+        above = a;
+        break;
+      }
+      below = a;
+      step *= 2.0;
+    }
+  }
+  while (above - below > 1.0) {
+    const double mid = below + std::floor((above - below) / 2.0);
+    (reached(mid) ? above : below) = mid;
+  }
+  return above;
+}
+
+// Boost's discrete quantile, checked against its definition (the smallest k
+// with reached(k)): for binomial laws with M near 2^53 its upper tail
+// quantiles at small q come out as M, and its root bracketing can step where
+// the incomplete beta and gamma series do not converge. Where the check fails
+// or Boost throws, the search above gives the exact k.
+template <class BoostQuantile, class Reached>
+double checked_integer_quantile(const LoadLaw& law, double z, BoostQuantile boost_quantile, Reached reached) {
+  double k = std::numeric_limits<double>::quiet_NaN();
+  try {
+    k = boost_quantile();
+  } catch (const bm::evaluation_error&) {
+  }
+  if (k == k && reached(k) && (k <= support_min(law) || !reached(k - 1.0))) return k;
+  return integer_quantile_search(law, z, reached);
+}
+
 }  // namespace
+
+const char* law_ranges_help() { return kLawRanges; }
 
 LoadLaw parse_load_law(std::string_view spec) {
   const std::size_t colon = spec.find(':');
@@ -122,7 +234,10 @@ LoadLaw parse_load_law(std::string_view spec) {
   if (name == "normal") {
     expect_args(2, "normal:MU,SIGMA");
     const Normal law{parse_finite(spec, args[0], "MU"), parse_finite(spec, args[1], "SIGMA")};
+    require_magnitude(law.mu, spec, "MU");
     require(law.sigma > 0.0, spec, "SIGMA must be > 0");
+    require(law.sigma <= kMaxMagnitude, spec, "SIGMA must be <= 1e100");
+    require_spread(law.sigma, std::abs(law.mu), spec, "SIGMA");
     return law;
   }
   if (name == "binomial") {
@@ -139,23 +254,30 @@ LoadLaw parse_load_law(std::string_view spec) {
     expect_args(1, "poisson:LAMBDA");
     const Poisson law{parse_finite(spec, args[0], "LAMBDA")};
     require(law.lambda >= 0.0, spec, "LAMBDA must be >= 0");
+    require(law.lambda <= kMaxPoissonMean, spec, "LAMBDA must be <= 1e10 (where the Poisson cdf is computed exactly)");
     return law;
   }
   if (name == "exponential") {
     expect_args(1, "exponential:MEAN");
     const Exponential law{parse_finite(spec, args[0], "MEAN")};
     require(law.mean > 0.0, spec, "MEAN must be > 0");
+    require(law.mean >= kMinScale && law.mean <= kMaxMagnitude, spec, "MEAN must be in [1e-100, 1e100]");
     return law;
   }
   if (name == "uniform") {
     expect_args(2, "uniform:A,B");
     const Uniform law{parse_finite(spec, args[0], "A"), parse_finite(spec, args[1], "B")};
+    require_magnitude(law.a, spec, "A");
+    require_magnitude(law.b, spec, "B");
     require(law.a < law.b, spec, "A must be < B");
+    require_spread(law.b - law.a, std::max(std::abs(law.a), std::abs(law.b)), spec, "B - A");
     return law;
   }
   if (name == "constant") {
     expect_args(1, "constant:V");
-    return Constant{parse_finite(spec, args[0], "V")};
+    const Constant law{parse_finite(spec, args[0], "V")};
+    require_magnitude(law.value, spec, "V");
+    return law;
   }
   throw InputError(fmt::format(
       "'{}': unknown law '{}' (normal, binomial, poisson, exponential, uniform, constant)", spec,
@@ -232,10 +354,13 @@ double quantile(const LoadLaw& law, double p) {
   if (!(p >= 0.0 && p <= 1.0)) throw InputError(fmt::format("quantile level {} outside [0,1]", p));
   return dispatch(
       law, [](double v) { return v; },
-      [&](const auto& d, bool) {
+      [&](const auto& d, bool integer) {
         if (p == 0.0) return support_min(law);
         if (p == 1.0) return support_max(law);
-        return bm::quantile(d, p);
+        if (!integer) return bm::quantile(d, p);
+        const double z = bm::quantile(bm::normal_distribution<double, engine::MathPolicy>(), p);
+        return checked_integer_quantile(law, z, [&] { return bm::quantile(d, p); },
+                                        [&](double k) { return cdf(law, k) >= p; });
       });
 }
 
@@ -243,10 +368,13 @@ double quantile_upper(const LoadLaw& law, double q) {
   if (!(q >= 0.0 && q <= 1.0)) throw InputError(fmt::format("tail level {} outside [0,1]", q));
   return dispatch(
       law, [](double v) { return v; },
-      [&](const auto& d, bool) {
+      [&](const auto& d, bool integer) {
         if (q == 1.0) return support_min(law);
         if (q == 0.0) return support_max(law);
-        return bm::quantile(bm::complement(d, q));
+        if (!integer) return bm::quantile(bm::complement(d, q));
+        const double z = bm::quantile(bm::complement(bm::normal_distribution<double, engine::MathPolicy>(), q));
+        return checked_integer_quantile(law, z, [&] { return bm::quantile(bm::complement(d, q)); },
+                                        [&](double k) { return ccdf(law, k) <= q; });
       });
 }
 

@@ -98,7 +98,7 @@ double parse_real(std::string_view text) {
   if (text.empty() || ec != std::errc() || end != last || !std::isfinite(value)) {
     throw InputError(fmt::format("'{}' is not a finite number", text));
   }
-  return value;
+  return value == 0.0 ? 0.0 : value;  // "-0" is zero: no sign reaches a spec or a row
 }
 
 std::int64_t parse_integer(std::string_view text) {

@@ -40,7 +40,14 @@ OutputFile::OutputFile(std::string option, std::string path)
   if (is_stdout() || discard_) return;
   struct stat info {};
   if (::stat(path_.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-    throw InputError(fmt::format("{} '{}': not a regular file", option_, path_));
+    if (!S_ISCHR(info.st_mode) && !S_ISFIFO(info.st_mode)) {
+      throw InputError(fmt::format("{} '{}': not a regular file, character device or pipe", option_, path_));
+    }
+    if (::access(path_.c_str(), W_OK) != 0) {
+      throw InputError(fmt::format("{} '{}': cannot write there ({})", option_, path_, std::strerror(errno)));
+    }
+    in_place_ = true;  // a device or pipe cannot be renamed over: written at commit
+    return;
   }
   const std::filesystem::path target(path_);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
@@ -59,7 +66,8 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       fd_(other.fd_),
-      discard_(other.discard_) {
+      discard_(other.discard_),
+      in_place_(other.in_place_) {
   other.fd_ = -1;
   other.temp_path_.clear();
 }
@@ -75,6 +83,15 @@ void OutputFile::commit(const std::string& content) {
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
       throw RuntimeFailure("cannot write standard output");
     }
+    return;
+  }
+  if (in_place_) {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw RuntimeFailure(fmt::format("cannot open {}: {}", path_, std::strerror(errno)));
+    write_all(fd_, content, path_);
+    const int closed = ::close(fd_);
+    fd_ = -1;
+    if (closed != 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
     return;
   }
   write_all(fd_, content, path_);

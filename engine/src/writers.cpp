@@ -20,7 +20,7 @@ std::string optional_number(const std::optional<double>& x) {
 }
 
 nlohmann::json json_number(double x) {
-  if (std::isfinite(x)) return x;
+  if (std::isfinite(x)) return unsigned_zero(x);
   return format_number(x);  // JSON has no inf/nan: spelled as strings
 }
 
@@ -30,7 +30,7 @@ nlohmann::json json_optional(const std::optional<double>& x) {
 
 std::string short_number(double x) {
   if (std::isnan(x)) return "nan";
-  return fmt::format("{:.6g}", x);
+  return fmt::format("{:.6g}", unsigned_zero(x));
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ std::string short_number(double x) {
 std::string format_number(double x) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  return fmt::format("{}", x);
+  return fmt::format("{}", unsigned_zero(x));
 }
 
 std::string csv_field(const std::string& text) {

@@ -9,7 +9,8 @@
 // are those of the most loaded group, finishing at load/L (fractional time)
 // or ⌈load/L⌉ (unit jobs). `--solve-P` reports, per λ, the largest P with
 // efficiency >= --target under the Poisson model, next to the paper's
-// e^{λ/2}·√(2πλ)/ln 2.
+// e^{λ/2}·√(2πλ)/ln 2 carried to the target (franklin_P_approximation).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -71,6 +72,12 @@ class AssignCommand final : public Command {
       models.push_back(name == "poisson" ? AssignModel::poisson : AssignModel::multinomial);
     }
     const RunOptions settings = check_run_options(run_text_);
+    // Throwing tasks counts the load of every processor, or of every task's
+    // processor when tasks are few: one 8-byte counter each, per thread.
+    const double counters = static_cast<double>(std::min(*std::max_element(tasks.begin(), tasks.end()),
+                                                         *std::max_element(procs.begin(), procs.end())));
+    require_memory(settings, settings.plan.threads * 8.0 * counters,
+                   fmt::format("{} threads x {} load counters of 8 bytes", settings.plan.threads, counters));
 
     Report report("assign", {"model", "N", "P", "group"}, settings, command_line);
     for (const AssignModel model : models) {
@@ -142,7 +149,7 @@ class AssignCommand final : public Command {
     for (const double lambda : lambdas) {
       const auto p = static_cast<double>(analytic::largest_P_for_efficiency(lambda, target));
       table_row(report, {"poisson", engine::format_number(lambda), engine::format_number(target)}, p,
-                analytic::franklin_P_approximation(lambda));
+                analytic::franklin_P_approximation(lambda, target));
     }
     return report.finish();
   }

@@ -46,10 +46,14 @@ struct AssignKernel {
 
   Accumulator make_accumulator() const { return {}; }
 
+  // Throwing N tasks into far more bins than tasks counts the bins hit: the
+  // N bin indices, sorted, whose longest run is the maximum load. Same draws,
+  // same maximum, in O(N) memory instead of O(P).
+  bool sparse() const { return tasks <= groups / 8; }
+
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    std::vector<std::int64_t> loads(model == AssignModel::multinomial && method == MultinomialMethod::throwing
-                                        ? static_cast<std::size_t>(groups)
-                                        : 0);
+    const bool throwing = model == AssignModel::multinomial && method == MultinomialMethod::throwing;
+    std::vector<std::int64_t> loads(throwing ? static_cast<std::size_t>(sparse() ? tasks : groups) : 0);
     for (std::int64_t r = 0; r < count; ++r) {
       const double max = draw_max(gen, loads);
       acc.max_load.add(max);
@@ -62,6 +66,17 @@ struct AssignKernel {
       double max = 0.0;
       for (std::int64_t i = 0; i < groups; ++i) max = std::max(max, poisson(gen));
       return max;
+    }
+    if (method == MultinomialMethod::throwing && sparse()) {
+      const auto bins = static_cast<std::uint64_t>(groups);
+      for (auto& bin : loads) bin = static_cast<std::int64_t>(bounded(gen, bins));
+      std::sort(loads.begin(), loads.end());
+      std::int64_t longest = 0;
+      for (std::size_t i = 0, run_start = 0; i < loads.size(); ++i) {
+        if (loads[i] != loads[run_start]) run_start = i;
+        longest = std::max(longest, static_cast<std::int64_t>(i - run_start + 1));
+      }
+      return static_cast<double>(longest);
     }
     if (method == MultinomialMethod::throwing) {
       std::fill(loads.begin(), loads.end(), 0);

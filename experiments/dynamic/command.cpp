@@ -41,7 +41,7 @@ std::vector<double> parse_lambdas(const std::string& text) {
   if (text == "inf") return {kInf};
   const auto values = parse_option("--lambda", text, engine::parse_real_list);
   for (const double v : values)
-    if (!(v > 0.0)) throw InputError(fmt::format("--lambda: {} must be > 0 (or inf)", v));
+    if (!(v >= 1e-100 && v <= 1e100)) throw InputError(fmt::format("--lambda: {} must be in [1e-100, 1e100] (or inf)", v));
   return values;
 }
 
@@ -58,6 +58,19 @@ std::optional<dist::LoadLaw> parse_shape(const char* option, const std::string& 
   if (!(dist::support_min(law) >= 0.0) || !(m > 0.0))
     throw InputError(fmt::format("{} '{}': the law must be nonnegative with a positive mean", option, text));
   return law;
+}
+
+// Bytes a thread holds for one replication of the largest ν of the run: the
+// production and execution times of each subtask (16 bytes) and the
+// consumers' heap. Under the exponential model the count is geometric with
+// mean ν, and the vectors keep the largest count seen, about ν(1 + ln R).
+double subtask_bytes(const DynamicOptions& o, const RunOptions& settings) {
+  const double nu = largest_nu(o);
+  const bool geometric = std::find(o.models.begin(), o.models.end(), SubtaskModel::exponential) != o.models.end();
+  const double count =
+      geometric ? nu * (1.0 + std::log(static_cast<double>(std::max(settings.plan.reps, settings.plan.max_reps)))) : nu;
+  const double consumers = static_cast<double>(*std::max_element(o.p.begin(), o.p.end()));
+  return 16.0 * count + 8.0 * std::min(consumers, count);
 }
 
 class DynamicCommand final : public Command {
@@ -97,6 +110,8 @@ class DynamicCommand final : public Command {
   int run(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);
     const RunOptions settings = check_run_options(run_text_);
+    require_memory(settings, settings.plan.threads * subtask_bytes(options, settings),
+                   fmt::format("{} threads x the subtask times of nu = {}", settings.plan.threads, largest_nu(options)));
     Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"}, settings,
                   command_line);
     run_dynamic(options, settings, report);
@@ -142,16 +157,16 @@ DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
   if (!text.t1.empty()) {
     o.t1 = parse_option("--t1", text.t1, engine::parse_real_list);
     for (const double t : o.t1)
-      if (!(t > 0.0)) throw InputError(fmt::format("--t1: {} must be > 0", t));
+      if (!(t >= 1e-100 && t <= 1e100)) throw InputError(fmt::format("--t1: {} must be in [1e-100, 1e100]", t));
   } else {
     o.kappa = parse_option("--kappa", text.kappa.empty() ? std::string("4") : text.kappa, engine::parse_real_list);
     for (const double k : o.kappa)
-      if (!(k > 0.0)) throw InputError(fmt::format("--kappa: {} must be > 0", k));
+      if (!(k >= 1e-100 && k <= 1e100)) throw InputError(fmt::format("--kappa: {} must be in [1e-100, 1e100]", k));
   }
   if (text.nu != "auto") {
     o.nu = parse_option("--nu", text.nu, engine::parse_real_list);
     for (const double nu : o.nu) {
-      if (!(nu >= 1.0)) throw InputError(fmt::format("--nu: {} must be >= 1", nu));
+      if (!(nu >= 1.0 && nu <= 0x1p31)) throw InputError(fmt::format("--nu: {} must be in [1, 2^31]", nu));
       for (const SubtaskModel m : o.models)
         if (m != SubtaskModel::exponential && nu != std::floor(nu))
           throw InputError(fmt::format("--nu: {} must be an integer for the {} model", nu, to_string(m)));

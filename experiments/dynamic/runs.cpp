@@ -288,6 +288,21 @@ void run_fanouts(const DynamicOptions& o, const RunOptions& settings, Report& re
 
 }  // namespace
 
+double largest_nu(const DynamicOptions& o) {
+  if (!o.nu.empty()) return *std::max_element(o.nu.begin(), o.nu.end());
+  double most = 1.0;
+  for (const std::int64_t p : o.p)
+    for (const double lambda : o.lambda)
+      for (const double t1 : t1_values(o, p, lambda)) {
+        DynamicModel m;
+        m.p = p;
+        m.t1 = t1;
+        m.lambda = lambda;
+        most = std::max(most, auto_nu(m));
+      }
+  return most;
+}
+
 void run_dynamic(const DynamicOptions& options, const RunOptions& settings, Report& report) {
   if (options.lemma1) return run_lemma1(options, settings, report);
   if (options.isoefficiency) return run_isoefficiency(options, settings, report);

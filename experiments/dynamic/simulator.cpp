@@ -78,8 +78,10 @@ std::size_t levels(const DynamicModel& model) { return model.fanout.empty() ? 1 
 namespace {
 
 void validate_nu(const DynamicModel& model, double nu, const char* what) {
-  if (!(nu >= 1.0) || !std::isfinite(nu))
-    throw engine::InputError(fmt::format("dynamic: {} = {} must be >= 1 and finite", what, nu));
+  // Counts are drawn as integers; a replication of 2^31 subtasks is already
+  // hours of work.
+  if (!(nu >= 1.0 && nu <= 0x1p31))
+    throw engine::InputError(fmt::format("dynamic: {} = {} must be in [1, 2^31]", what, nu));
   if (model.model != SubtaskModel::exponential && !is_count(nu))
     throw engine::InputError(
         fmt::format("dynamic: {} = {} must be an integer below 2^31 for a fixed number of subtasks", what, nu));

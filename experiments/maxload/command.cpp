@@ -143,7 +143,8 @@ class MaxLoadCommand final : public Command {
     app.footer(
         "Output columns: experiment,dist,n,statistic,... Statistics of Z in load units: mean, variance,\n"
         "q<alpha>. References: exact (from F^n; pass/fail), gumbel-paper (a_n=b_n=sqrt(2 ln n)),\n"
-        "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws), log-p (exponential).");
+        "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws), log-p (exponential).\n" +
+        std::string(dist::law_ranges_help()));
   }
 
   int run(const std::string& command_line) override {
@@ -154,6 +155,7 @@ class MaxLoadCommand final : public Command {
       throw engine::InputError(fmt::format("--method: '{}' is not brute, direct or auto", method_text_));
     }
     const RunOptions settings = check_run_options(run_text_);
+    require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
 
     Report report("maxload", {"dist", "n", "method"}, settings, command_line);
     for (const auto& law : laws) {

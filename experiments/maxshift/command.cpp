@@ -19,6 +19,7 @@
 // common are exact. D.p_ge_1 is reported for laws of positive mean (D counts
 // processors, X̄ of them); when every load is 0 nothing moves: D = 0, so the
 // event is false, and W' = D' = 0.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -75,7 +76,8 @@ class MaxShiftCommand final : public Command {
         "kolmogorov-corrected (shift beta/sqrt n), exact (P(W'=0) = 1/n for continuous laws; spitzer: E W' for\n"
         "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))). Max_R_Shift, Max_L_Shift: integer laws.\n"
         "D.p_ge_1 (laws of mean > 0): integer loads are decided exactly on n*V_k; all-zero loads move nothing (D = 0).\n"
-        "W'.p_zero and D.p_ge_1 carry exact binomial (Clopper-Pearson) intervals.");
+        "W'.p_zero and D.p_ge_1 carry exact binomial (Clopper-Pearson) intervals.\n" +
+        std::string(dist::law_ranges_help()));
   }
 
   int run(const std::string& command_line) override {
@@ -83,8 +85,14 @@ class MaxShiftCommand final : public Command {
       return dist::standard_deviation(law) > 0.0 ? nullptr : "the shifts are normalised by sigma, which is 0";
     });
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 2); });
+    require_exact_integer_totals(laws, ns);
     const auto alphas = parse_levels("--alpha", alpha_text_);
     const RunOptions settings = check_run_options(run_text_);
+    // Per thread the prefix sums of n loads, and the n bridge indices once.
+    const double most = static_cast<double>(*std::max_element(ns.begin(), ns.end()));
+    require_memory(settings, quantile_store_bytes(settings, 2) + (settings.plan.threads + 1) * 8.0 * most,
+                   fmt::format("the sorted W' and D' for quantiles, and {} threads x {} prefix sums of 8 bytes",
+                               settings.plan.threads, most));
     std::optional<engine::OutputFile> cov_file;
     if (!cov_path_.empty()) {
       const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));

@@ -84,7 +84,8 @@ class RebalanceCommand final : public Command {
         "Max_R_Shift, packets (own packet excluded); approach 1, 2, 3, bdm: time = a*tau + b*phi (tau_coef a,\n"
         "phi_coef b), messages and words per processor (max and per_proc), violations (must be 0). References:\n"
         "xi-printed, xi-corrected (bound, approach 1): 2(1 + c1 l)tau + 2(c2 l^2 + c1 l)phi mu, l = sigma sqrt(n)/mu,\n"
-        "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).");
+        "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).\n" +
+        std::string(dist::law_ranges_help()));
   }
 
   int run(const std::string& command_line) override {
@@ -100,6 +101,7 @@ class RebalanceCommand final : public Command {
     }
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, integer_counts);
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    require_exact_integer_totals(laws, ns);
     const double tau = parse_cost("--tau", tau_text_);
     const double phi = parse_cost("--phi", phi_text_);
     const std::vector<Approach> approaches = parse_approaches(approach_text_);
@@ -109,6 +111,12 @@ class RebalanceCommand final : public Command {
     }
     const Remainder remainder = remainder_text_ == to_string(Remainder::first) ? Remainder::first : Remainder::spread;
     const RunOptions settings = check_run_options(run_text_);
+    // Per thread and processor: the count, its prefix sum, the balancer's
+    // plan and the schedules' sends and holdings, 64 bytes in all.
+    const double most = static_cast<double>(*std::max_element(ns.begin(), ns.end()));
+    require_memory(settings, quantile_store_bytes(settings, 1) + settings.plan.threads * 64.0 * most,
+                   fmt::format("the sorted D for quantiles, and {} threads x {} processors x 64 bytes",
+                               settings.plan.threads, most));
 
     Report report("rebalance", {"dist", "n", "remainder", "approach"}, settings, command_line);
     for (const auto& law : laws) {

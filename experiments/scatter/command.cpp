@@ -20,6 +20,7 @@
 #include "lbmc/engine/quantile_store.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
 #include "lbmc/exp/scatter.hpp"
 
@@ -40,13 +41,15 @@ struct ScatterReferences {
   std::vector<std::vector<Reference>> quantiles, obs_quantiles;  // one list per confidence
 };
 
-ScatterReferences references_for(const ScatterPoint& point, const std::vector<double>& confidences) {
+ScatterReferences references_for(const ScatterPoint& point, const std::vector<double>& confidences,
+                                 engine::ResultTable& table, const std::vector<std::string>& params) {
   ScatterReferences refs;
   const double scale = analytic::scatter_scale(point.law, point.tasks);  // σ/(√n m)
   const bool normal = std::holds_alternative<dist::Normal>(point.law);
-  if (const auto exact = analytic::scatter_exact_mean(point.law, point.tasks, point.procs)) {
-    refs.mean.push_back({"exact", ReferenceKind::exact, *exact});
-  }
+  const auto exact_mean = reference_or_note(table, params, "l.mean", "exact", [&] {
+    return analytic::scatter_exact_mean(point.law, point.tasks, point.procs);
+  });
+  if (exact_mean && *exact_mean) refs.mean.push_back({"exact", ReferenceKind::exact, **exact_mean});
   // The CLT limit: E l ≈ (σ/(√n m))·E max of N_proc standard normals.
   const double limit_mean = scale * analytic::max_moments(dist::Normal{0.0, 1.0}, point.procs).mean;
   if (!normal) refs.mean.push_back({"normal-limit", ReferenceKind::asymptotic, limit_mean});
@@ -55,9 +58,10 @@ ScatterReferences references_for(const ScatterPoint& point, const std::vector<do
   refs.obs_quantiles.resize(confidences.size());
   for (std::size_t i = 0; i < confidences.size(); ++i) {
     const double c = confidences[i];
-    if (const auto exact = analytic::scatter_exact_quantile(point.law, point.tasks, point.procs, c)) {
-      refs.quantiles[i].push_back({"exact", ReferenceKind::exact, *exact});
-    }
+    const auto exact = reference_or_note(table, params, engine::quantile_statistic("l", c), "exact", [&] {
+      return analytic::scatter_exact_quantile(point.law, point.tasks, point.procs, c);
+    });
+    if (exact && *exact) refs.quantiles[i].push_back({"exact", ReferenceKind::exact, **exact});
     std::vector<Reference> asymptotic;
     asymptotic.push_back({"salmon-log-kept", ReferenceKind::asymptotic,
                           scale * analytic::salmon_constant_log_kept(point.procs, c)});
@@ -95,7 +99,8 @@ class ScatterCommand final : public Command {
         "m_proc = n*m_task; l_obs uses the observed mean over processors. Statistics: l.mean, l.q<c>,\n"
         "l_obs.mean, l_obs.q<c>. References: exact (normal, exponential (Gamma sums), constant tasks;\n"
         "pass/fail), salmon-log-kept (x^2 = 2 ln[N/((1-c) sqrt(2 pi) x)]), salmon-printed\n"
-        "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).");
+        "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).\n" +
+        std::string(dist::law_ranges_help()));
   }
 
   int run(const std::string& command_line) override {
@@ -108,6 +113,7 @@ class ScatterCommand final : public Command {
         parse_option("--procs", procs_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto confidences = parse_levels("--confidence", confidence_text_);
     const RunOptions settings = check_run_options(run_text_);
+    require_memory(settings, quantile_store_bytes(settings, 2), "the sorted l and l_obs for quantiles");
 
     Report report("scatter", {"dist", "tasks", "procs"}, settings, command_line);
     for (const auto& law : laws) {
@@ -123,7 +129,7 @@ class ScatterCommand final : public Command {
                         const RunOptions& settings, Report& report) {
     const std::string spec = dist::to_spec(point.law);
     const std::vector<std::string> params{spec, std::to_string(point.tasks), std::to_string(point.procs)};
-    const ScatterReferences refs = references_for(point, confidences);
+    const ScatterReferences refs = references_for(point, confidences, report.table(), params);
     const std::string label = fmt::format("scatter dist={} tasks={} procs={}", spec, point.tasks, point.procs);
     const auto plan = make_plan(settings, label);
 

@@ -17,7 +17,7 @@ std::string optional_number(const std::optional<double>& x) {
 }
 
 std::string short_number(const std::optional<double>& x) {
-  return x ? fmt::format("{:.6g}", *x) : std::string();
+  return x ? fmt::format("{:.6g}", engine::unsigned_zero(*x)) : std::string();
 }
 
 // Distance from `value` to the printed number, in units of the last digit,
@@ -95,8 +95,8 @@ namespace {
 // the simulation with its standard error.
 std::string our_value(const Claim& c) {
   if (c.exact) return short_number(c.exact);
-  if (c.mc && c.mc_se) return fmt::format("{:.6g} ± {:.2g} (MC)", *c.mc, *c.mc_se);
-  if (c.mc) return fmt::format("{:.6g} (MC)", *c.mc);
+  if (c.mc && c.mc_se) return fmt::format("{:.6g} ± {:.2g} (MC)", engine::unsigned_zero(*c.mc), *c.mc_se);
+  if (c.mc) return fmt::format("{:.6g} (MC)", engine::unsigned_zero(*c.mc));
   return "";
 }
 

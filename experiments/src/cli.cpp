@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,6 +108,13 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
   } catch (const engine::Interrupted&) {
     code = 130;
     failure = fmt::format("{}: interrupted", prefix);
+  } catch (const std::bad_alloc&) {
+    code = 3;
+    failure = fmt::format("{}: failed: out of memory (a smaller run, fewer --threads or a larger limit may fit)",
+                          prefix);
+  } catch (const std::length_error&) {
+    code = 3;
+    failure = fmt::format("{}: failed: out of memory (an array larger than the address space)", prefix);
   } catch (const std::exception& e) {
     code = 3;
     failure = fmt::format("{}: failed: {}", prefix, e.what());

@@ -1,6 +1,8 @@
 // Validation of the common options.
 #include "lbmc/exp/run_options.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <thread>
 
@@ -9,6 +11,8 @@
 
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/memory_limit.hpp"
+#include "lbmc/engine/quantile_store.hpp"
 
 namespace lbmc::exp {
 
@@ -30,6 +34,9 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_option("--json", text.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
   app.add_option("--progress", text.progress, "progress on stderr: auto|always|never")
       ->capture_default_str();
+  app.add_option("--max-memory", text.max_memory,
+                 "refuse runs estimated to need more, e.g. 512M, 4G (K, M, G, T: powers of 1024; default: what "
+                 "the machine and ulimit allow)");
   app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr");
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
@@ -83,6 +90,12 @@ RunOptions check_run_options(const RunOptionsText& text) {
   } else {
     throw InputError(fmt::format("--progress: '{}' is not auto, always or never", text.progress));
   }
+  if (text.max_memory.empty()) {
+    s.memory_limit = engine::available_memory();
+  } else {
+    s.memory_limit = parse_option("--max-memory", text.max_memory, engine::parse_memory_size);
+    s.memory_limit_given = true;
+  }
   s.quiet = text.quiet;
   if (s.quiet) s.plan.progress = engine::ProgressMode::never;
   s.strict = text.strict;
@@ -99,6 +112,42 @@ std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
     }
   }
   return laws;
+}
+
+void require_exact_integer_totals(const std::vector<dist::LoadLaw>& laws, const std::vector<std::int64_t>& ns) {
+  constexpr double kExactIntegers = 0x1.0p53;
+  const std::int64_t most = *std::max_element(ns.begin(), ns.end());
+  for (const auto& law : laws) {
+    if (!dist::is_integer_valued(law)) continue;
+    // Bernstein's inequality for a sum of n Poisson or binomial loads (each
+    // at most 1 above its mean per unit): P(T - n mu >= t) <= 1e-30 once
+    // t >= 12 sqrt(n) sigma + 47; a constant's total is n V.
+    const double n = static_cast<double>(most);
+    const double total = std::min(n * dist::support_max(law),
+                                  n * dist::mean(law) + 12.0 * std::sqrt(n) * dist::standard_deviation(law) + 47.0);
+    if (!(total < kExactIntegers)) {
+      throw InputError(fmt::format("--dist '{}' with --n {}: the total load could reach {:.3g}, beyond 2^53 where "
+                                   "sums of integer loads stop being exact",
+                                   dist::to_spec(law), most, total));
+    }
+  }
+}
+
+double quantile_store_bytes(const RunOptions& settings, int stores) {
+  const std::int64_t most = settings.plan.target_rse ? std::max(settings.plan.max_reps, settings.plan.reps)
+                                                      : settings.plan.reps;
+  const double kept = std::min(static_cast<double>(most), static_cast<double>(engine::QuantileStore::kDefaultCap));
+  return stores * 2.0 * 8.0 * kept;
+}
+
+void require_memory(const RunOptions& settings, double bytes, std::string_view what) {
+  if (bytes <= settings.memory_limit) return;
+  throw InputError(fmt::format("the run needs an estimated {} ({}), more than the {} {}",
+                               engine::format_memory_size(bytes), what,
+                               engine::format_memory_size(settings.memory_limit),
+                               settings.memory_limit_given ? "of --max-memory"
+                                                           : "this machine and the process's limits allow "
+                                                             "(--max-memory sets a lower one)"));
 }
 
 std::vector<double> parse_levels(const char* option, const std::string& text) {

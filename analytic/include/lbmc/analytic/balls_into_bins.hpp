@@ -202,7 +202,10 @@ std::int64_t largest_P_for_efficiency(double lambda, double target);
 //! printed formula gives 1697 (1200 ≈ e^5 sqrt(20 pi) = 1177, without the
 //! 1/ln 2; its own derivation, Q(sqrt lambda) ≈ ln 2/P, gives ×ln 2 = 816);
 //! the exact largest P at lambda = 10 is largest_P_for_efficiency(10, 0.5).
-//! Throws engine::InputError for lambda <= 0.
-double franklin_P_approximation(double lambda);
+//! For another target efficiency e the same steps (completion time lambda/e,
+//! F(lambda/e) = 1 - Q(z), z = sqrt(lambda)(1/e - 1), Q(z) ≈ e^{-z^2/2}/(z
+//! sqrt(2 pi))) give P ≈ e^{z^2/2} z sqrt(2 pi)/ln 2, the printed form at
+//! e = 1/2. Throws engine::InputError for lambda <= 0 or e outside (0,1).
+double franklin_P_approximation(double lambda, double target = 0.5);
 
 }  // namespace lbmc::analytic

@@ -42,7 +42,12 @@ using LoadLaw = std::variant<Normal, Binomial, Poisson, Exponential, Uniform, Co
 //! `exponential:MEAN`, `uniform:A,B`, `constant:V`. Throws
 //! engine::InputError naming the spec and the rule it breaks (sigma > 0,
 //! M >= 0 an integer, p in [0,1], lambda >= 0, mean > 0, a < b, finite values).
+//! Each law's range is stated by law_ranges_help() and enforced here, for
+//! every command alike.
 LoadLaw parse_load_law(std::string_view spec);
+
+//! Lines for --help: each law's spec and the valid range of its parameters.
+const char* law_ranges_help();
 
 //! The canonical spec of a law, shortest round-trip formatting of each
 //! parameter ("normal:0,1"); used as the `dist` column of the output.

@@ -130,8 +130,9 @@ constexpr std::int64_t block_size(std::int64_t b, std::int64_t block_reps, std::
 }
 
 //! Runs blocks [first, last) of `plan` (`reps_limit` replications in all) on
-//! plan.threads threads and adds each to `reduction`. Rethrows the first
-//! exception a block raised (by block index), after every thread stopped;
+//! plan.threads threads and adds each to `reduction`. Once a block fails no
+//! new block starts; the exception of the lowest failed block is rethrown
+//! after every thread stopped;
 //! throws Interrupted on SIGINT. `done` counts the replications finished.
 template <class Kernel>
 void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
@@ -139,11 +140,12 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
                 std::atomic<std::int64_t>& done, Progress& progress, std::int64_t planned) {
   std::mutex failure_mutex;
   std::int64_t failed_block = -1;
+  std::atomic<bool> failed{false};  // no new block starts once one failed
   std::exception_ptr failure;
   std::mutex progress_mutex;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(plan.threads)
   for (std::int64_t b = first; b < last; ++b) {
-    if (interrupt_requested()) continue;
+    if (interrupt_requested() || failed.load(std::memory_order_relaxed)) continue;
     try {
       const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
       auto acc = kernel.make_accumulator();
@@ -157,6 +159,7 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
       }
     } catch (...) {
       const std::lock_guard lock(failure_mutex);
+      failed.store(true, std::memory_order_relaxed);
       if (failed_block < 0 || b < failed_block) {
         failed_block = b;
         failure = std::current_exception();

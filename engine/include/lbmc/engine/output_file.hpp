@@ -4,7 +4,8 @@
 // unwritable path is reported before any work is done); commit() writes the
 // content and renames it over the target. Until then the target is neither
 // created nor truncated, and a destroyed, uncommitted file removes its
-// temporary. The path "-" means standard output. Under MPI only rank 0's
+// temporary. The path "-" means standard output; an existing character
+// device or pipe (/dev/null, a FIFO) is written in place at commit. Under MPI only rank 0's
 // files are written; the other ranks' discard their content.
 #pragma once
 
@@ -33,6 +34,7 @@ class OutputFile {
   std::string temp_path_;
   int fd_ = -1;
   bool discard_ = false;
+  bool in_place_ = false;
 };
 
 //! Creates the directories of `path`'s parent and writes `content` atomically

@@ -27,7 +27,11 @@ struct RunMeta {
   std::string stopping;  // how the run ended (fixed reps, target met, max reps)
 };
 
-//! Shortest text that reads back as the same double; "nan", "inf", "-inf".
+//! Zero without its sign: no output of lbmc prints -0 (a quantile or a
+//! difference of equal values rounds to -0.0 in floating point).
+inline double unsigned_zero(double x) { return x == 0.0 ? 0.0 : x; }
+//! Shortest text that reads back as the same double, zero unsigned; "nan",
+//! "inf", "-inf".
 std::string format_number(double x);
 //! A CSV field, quoted when it holds a comma, quote or newline.
 std::string csv_field(const std::string& text);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -29,6 +30,7 @@ struct RunOptionsText {
   std::string csv;
   std::string json;
   std::string progress = "auto";
+  std::string max_memory;
   bool quiet = false;
   bool strict = false;
 };
@@ -43,10 +45,14 @@ struct RunOptions {
   std::optional<std::string> json;
   bool quiet = false;
   bool strict = false;
+  //! Bytes the run may take: --max-memory, or what the machine and the
+  //! process's limits allow (engine/memory_limit.hpp).
+  double memory_limit = 0.0;
+  bool memory_limit_given = false;
 };
 
 //! Registers --reps, --target-rse, --max-reps, --seed, --threads, --level,
-//! --z-tol, --csv, --json, --progress, --quiet, --strict on `app`.
+//! --z-tol, --csv, --json, --progress, --max-memory, --quiet, --strict on `app`.
 void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps = "1e5");
 
 //! Checks the common options; the seed comes from std::random_device when
@@ -67,6 +73,20 @@ auto parse_option(const char* option, const std::string& text, Parse parse) -> d
 //! parsed law is unusable for the command (nullptr when it is fine).
 std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
                                       const std::function<const char*(const dist::LoadLaw&)>& requirement = {});
+
+//! Commands that sum integer loads in doubles (exact below 2^53) refuse a
+//! law and processor count whose total could reach 2^53 with probability
+//! above 1e-30 (Bernstein's bound on the sum of n loads).
+void require_exact_integer_totals(const std::vector<dist::LoadLaw>& laws, const std::vector<std::int64_t>& ns);
+
+//! Bytes of the sorted samples a run keeps for quantiles: `stores` stores of
+//! up to 2^24 exact values each (past that, fixed-size sketches), counted
+//! twice for the sorted copy and the blocks being merged.
+double quantile_store_bytes(const RunOptions& settings, int stores);
+
+//! Refuses, with exit 2 before any work, a run whose estimated memory
+//! `bytes` (made of `what`, for the message) exceeds settings.memory_limit.
+void require_memory(const RunOptions& settings, double bytes, std::string_view what);
 
 //! Levels α for --alpha: each in (0, 1).
 std::vector<double> parse_levels(const char* option, const std::string& text);
