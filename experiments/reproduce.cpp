@@ -53,6 +53,8 @@ class ReproduceCommand final : public Command {
     app.add_option("--threads", threads_text_, "OpenMP threads (default: all)");
     app.add_option("--progress", progress_, "progress on stderr: auto|always|never")->capture_default_str();
     app.add_flag("--quiet", quiet_, "no progress or summary lines on stderr");
+    app.add_option("--checkpoint", checkpoint_, "write the runs' state to FILE (lbmc resume FILE continues them)");
+    app.add_option("--checkpoint-every", checkpoint_every_, "seconds between checkpoints")->capture_default_str();
   }
 
   int run(const std::string& /*command_line*/) override {
@@ -61,6 +63,8 @@ class ReproduceCommand final : public Command {
     text.threads = threads_text_;
     text.progress = progress_;
     text.quiet = quiet_;
+    text.checkpoint = checkpoint_;
+    text.checkpoint_every = checkpoint_every_;
     const RunOptions settings = check_run_options(text);
     std::vector<Paper> selected;
     for (Paper& p : papers()) {
@@ -112,6 +116,8 @@ class ReproduceCommand final : public Command {
   std::string threads_text_;
   std::string progress_ = "auto";
   bool quiet_ = false;
+  std::string checkpoint_;
+  std::string checkpoint_every_ = "60";
 };
 
 }  // namespace

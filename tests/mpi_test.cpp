@@ -151,6 +151,34 @@ TEST_SUITE("mpi") {
     CHECK(exit_code(status) == 130);
     CHECK(!fs::exists(csv));
   }
+
+  TEST_CASE("mpi: a checkpoint of 2 ranks stopped by SIGTERM resumes on 3 ranks, or one process, to the same bytes") {
+    const std::string tag = "--seed " + std::to_string(::getpid());
+    const std::string args = "maxshift --dist poisson:5 --n 64,1024 --reps 2e5 " + tag;
+    const std::string whole = csv_of(args, 0, 2);
+    const fs::path state = scratch() / "run.state";
+    const fs::path csv = scratch() / "resumed.csv";
+    for (const int resume_ranks : {3, 0}) {
+      CAPTURE(resume_ranks);
+      fs::remove(state);
+      fs::remove(csv);
+      const std::string cmd = kLaunch + " -np 2 " + LBMC_BINARY + " " + args + " --threads 1 --quiet --csv " +
+                              csv.string() + " --checkpoint " + state.string() +
+                              " --checkpoint-every 0 </dev/null >/dev/null 2>&1";
+      std::thread killer([&] {
+        while (!fs::exists(state)) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        (void)std::system(("pkill -TERM -f '^" + std::string(LBMC_BINARY) + " maxshift .*" + tag + " '").c_str());
+      });
+      const int stopped = exit_code(std::system(cmd.c_str()));
+      killer.join();
+      CHECK((stopped == 130 || stopped == 0));
+      const std::string launch = resume_ranks == 0 ? "" : kLaunch + " -np " + std::to_string(resume_ranks) + " ";
+      REQUIRE(exit_code(std::system((launch + LBMC_BINARY + " resume " + state.string() +
+                                     " </dev/null >/dev/null 2>&1").c_str())) == 0);
+      CHECK(read_all(csv) == whole);
+    }
+  }
 }
 
 #endif

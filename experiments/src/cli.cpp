@@ -15,6 +15,7 @@
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
+#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/report.hpp"
 
@@ -95,8 +96,12 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
   // first rank that failed (engine/cluster.hpp), a single process its own.
   int code = 0;
   std::string failure;
+  engine::RunJournal& journal = engine::RunJournal::get();
+  if (!journal.restoring()) journal.reset();
+  journal.set_arguments(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   try {
     code = run_parsed(app, argc, argv, commands, subcommands, prefix);
+    if (code == 0 || code == 1) journal.finish();
   } catch (const OptionsChecked&) {
     code = 0;
   } catch (const engine::cluster::RemoteFailure& e) {

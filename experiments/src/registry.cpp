@@ -12,7 +12,8 @@
   X(rebalance)                   \
   X(dynamic)                     \
   X(reproduce)                   \
-  X(validate)
+  X(validate)                    \
+  X(resume)
 
 namespace lbmc::exp {
 

@@ -12,6 +12,8 @@
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/memory_limit.hpp"
+#include "lbmc/engine/output_file.hpp"
+#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 
 namespace lbmc::exp {
@@ -37,6 +39,10 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_option("--max-memory", text.max_memory,
                  "refuse runs estimated to need more, e.g. 512M, 4G (K, M, G, T: powers of 1024; default: what "
                  "the machine and ulimit allow)");
+  app.add_option("--checkpoint", text.checkpoint,
+                 "write the run's state to FILE at wave boundaries, on SIGINT/SIGTERM and at the end "
+                 "(lbmc resume FILE continues it)");
+  app.add_option("--checkpoint-every", text.checkpoint_every, "seconds between checkpoints")->capture_default_str();
   app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr");
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
@@ -95,6 +101,14 @@ RunOptions check_run_options(const RunOptionsText& text) {
   } else {
     s.memory_limit = parse_option("--max-memory", text.max_memory, engine::parse_memory_size);
     s.memory_limit_given = true;
+  }
+  const double every = parse_option("--checkpoint-every", text.checkpoint_every, engine::parse_real);
+  if (!(every >= 0.0)) throw InputError(fmt::format("--checkpoint-every: '{}' must be >= 0", text.checkpoint_every));
+  if (!text.checkpoint.empty()) {
+    // Checks now that the file can be written there (the probe is removed).
+    const engine::OutputFile probe("--checkpoint", text.checkpoint);
+    if (probe.is_stdout()) throw InputError("--checkpoint: a state file cannot be standard output");
+    engine::RunJournal::get().record_to(text.checkpoint, every, s.plan.seed);
   }
   s.quiet = text.quiet;
   if (s.quiet) s.plan.progress = engine::ProgressMode::never;

@@ -53,6 +53,7 @@
 #include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/results.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/engine/run_journal.hpp"
 
 namespace lbmc::engine {
 
@@ -130,14 +131,16 @@ constexpr std::int64_t block_size(std::int64_t b, std::int64_t block_reps, std::
 }
 
 //! Runs blocks [first, last) of `plan` (`reps_limit` replications in all) on
-//! plan.threads threads and adds each to `reduction`. Once a block fails no
+//! plan.threads threads, but for those `held` holds (restored from a state
+//! file), and adds each to `reduction`. Once a block fails no
 //! new block starts; the exception of the lowest failed block is rethrown
 //! after every thread stopped;
 //! throws Interrupted on SIGINT. `done` counts the replications finished.
 template <class Kernel>
 void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
                 std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
-                std::atomic<std::int64_t>& done, Progress& progress, std::int64_t planned) {
+                const BlockReduction<typename Kernel::Accumulator>& held, std::atomic<std::int64_t>& done,
+                Progress& progress, std::int64_t planned) {
   std::mutex failure_mutex;
   std::int64_t failed_block = -1;
   std::atomic<bool> failed{false};  // no new block starts once one failed
@@ -145,7 +148,7 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
   std::mutex progress_mutex;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(plan.threads)
   for (std::int64_t b = first; b < last; ++b) {
-    if (interrupt_requested() || failed.load(std::memory_order_relaxed)) continue;
+    if (interrupt_requested() || failed.load(std::memory_order_relaxed) || held.holds(b)) continue;
     try {
       const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
       auto acc = kernel.make_accumulator();
@@ -190,12 +193,13 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
     return show_planned ? std::min(b * plan.block_reps, reps_limit) - a * plan.block_reps : 0;
   };
   if (cluster::size() == 1) {
-    run_blocks(plan, kernel, first, last, reps_limit, reduction, done, progress, planned(first, last));
+    run_blocks(plan, kernel, first, last, reps_limit, reduction, reduction, done, progress, planned(first, last));
     return;
   }
   const auto [mine_first, mine_last] = rank_share(first, last);
   BlockReduction<Accumulator> mine;
-  run_blocks(plan, kernel, mine_first, mine_last, reps_limit, mine, done, progress, planned(mine_first, mine_last));
+  run_blocks(plan, kernel, mine_first, mine_last, reps_limit, mine, reduction, done, progress,
+             planned(mine_first, mine_last));
   std::vector<typename BlockReduction<Accumulator>::Node> nodes = mine.take_nodes();
   ByteWriter out;
   out.u64(nodes.size());
@@ -223,7 +227,18 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
   }
 }
 
-//! Runs the plan and merges the total of every block into `total`.
+//! The nodes of `reduction` as bytes, for a state file.
+template <class Accumulator>
+std::vector<NodeState> snapshot(const BlockReduction<Accumulator>& reduction) {
+  std::vector<NodeState> nodes;
+  reduction.for_each_node([&](NodeId id, const Accumulator& acc) { nodes.push_back({id.level, id.index, to_bytes(acc)}); });
+  return nodes;
+}
+
+//! Runs the plan and merges the total of every block into `total`. With a
+//! journal (run_journal.hpp) the call starts from its restored nodes, runs
+//! in waves of fixed size, and hands its nodes over at wave boundaries and
+//! when interrupted.
 template <class Kernel>
 RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename Kernel::Accumulator& total) {
   using Accumulator = typename Kernel::Accumulator;
@@ -235,31 +250,57 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   BlockReduction<Accumulator> reduction;
   std::atomic<std::int64_t> done{0};
   RunReport report;
-  std::int64_t next = 0;
-  while (next < blocks) {
-    std::int64_t last = blocks;
-    if (open_ended) {
-      const std::int64_t reps_so_far = std::min(next * plan.block_reps, limit);
-      if (reps_so_far >= plan.reps) {
-        Accumulator preview = kernel.make_accumulator();
-        reduction.fold_into(preview);
-        const std::vector<MeanSummary> means = reported_means(preview);
-        if (cluster::root_value(relative_se_met(means, *plan.target_rse) ? 1 : 0) == 1) {
-          report.target_reached = true;
-          break;
-        }
+  RunJournal& journal = RunJournal::get();
+  const bool journaled = journal.active();
+  CallState state;  // progress, for the journal
+  if (journaled) {
+    if (const CallState* before =
+            journal.begin_call({plan.seed, plan.reps, plan.max_reps, plan.block_reps, plan.target_rse})) {
+      for (const NodeState& node : before->nodes) {
+        Accumulator acc = kernel.make_accumulator();
+        from_bytes(node.bytes, acc);
+        reduction.add(NodeId{node.level, node.index}, std::move(acc));
       }
-      // At least to plan.reps, then waves of max(kWaveBlocks, next/8) blocks.
-      const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
-      last = std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
+      state.finished = before->finished;
+      state.next = before->next;
+      state.decided = before->decided;
     }
-    run_wave(plan, kernel, next, last, limit, reduction, done, progress, !open_ended);
-    next = last;
   }
-  report.blocks = next;
-  report.reps = std::min(next * plan.block_reps, limit);
+  const auto hand_over = [&](bool force) { journal.update(state, force, [&] { return snapshot(reduction); }); };
+  try {
+    while (!state.finished && state.next < blocks) {
+      const std::int64_t next = state.next;
+      std::int64_t last = blocks;
+      if (open_ended) {
+        const std::int64_t reps_so_far = std::min(next * plan.block_reps, limit);
+        if (!state.decided && reps_so_far >= plan.reps) {
+          Accumulator preview = kernel.make_accumulator();
+          reduction.fold_into(preview);
+          const std::vector<MeanSummary> means = reported_means(preview);
+          if (cluster::root_value(relative_se_met(means, *plan.target_rse) ? 1 : 0) == 1) break;
+        }
+        // At least to plan.reps, then waves of max(kWaveBlocks, next/8) blocks.
+        const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
+        last = std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
+      } else if (journaled) {
+        last = std::min(blocks, next + std::max<std::int64_t>(kWaveBlocks, 4 * plan.threads * cluster::size()));
+      }
+      state.decided = true;
+      run_wave(plan, kernel, next, last, limit, reduction, done, progress, !open_ended);
+      state.next = last;
+      state.decided = false;
+      if (journaled) hand_over(false);
+    }
+  } catch (const Interrupted&) {
+    if (journaled) hand_over(true);
+    throw;
+  }
+  state.finished = true;
+  if (journaled) hand_over(false);
+  report.blocks = state.next;
+  report.reps = std::min(state.next * plan.block_reps, limit);
   reduction.fold_into(total);
-  if (open_ended && !report.target_reached) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
+  if (open_ended) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -97,6 +98,22 @@ class BlockReduction {
       end = id.end();
     }
     return end;
+  }
+
+  //! True when a node holds block `block` (it ran, here or elsewhere).
+  bool holds(std::int64_t block) const {
+    const std::lock_guard lock(mutex_);
+    auto it = pending_.upper_bound(Key{block, std::numeric_limits<int>::max()});
+    if (it == pending_.begin()) return false;
+    --it;
+    return id_of(it->first).end() > block;
+  }
+
+  //! Calls f(id, acc) for every node in block order, without changing them.
+  template <class F>
+  void for_each_node(F f) const {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [k, acc] : pending_) f(id_of(k), acc);
   }
 
   //! `into` merged with every node left to right, without changing the nodes

@@ -31,6 +31,8 @@ struct RunOptionsText {
   std::string json;
   std::string progress = "auto";
   std::string max_memory;
+  std::string checkpoint;
+  std::string checkpoint_every = "60";
   bool quiet = false;
   bool strict = false;
 };
@@ -52,11 +54,12 @@ struct RunOptions {
 };
 
 //! Registers --reps, --target-rse, --max-reps, --seed, --threads, --level,
-//! --z-tol, --csv, --json, --progress, --max-memory, --quiet, --strict on `app`.
+//! --z-tol, --csv, --json, --progress, --max-memory, --checkpoint,
+//! --checkpoint-every, --quiet, --strict on `app`.
 void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps = "1e5");
 
 //! Checks the common options; the seed comes from std::random_device when
-//! none is given.
+//! none is given. With --checkpoint the run's journal starts recording.
 RunOptions check_run_options(const RunOptionsText& text);
 
 //! Runs `parse(text)`, turning an InputError into one naming `option`.

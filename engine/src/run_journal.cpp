@@ -1,0 +1,81 @@
+// The process's journal of driver calls.
+#include "lbmc/engine/run_journal.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "lbmc/engine/build_info.hpp"
+#include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/errors.hpp"
+
+namespace lbmc::engine {
+
+RunJournal& RunJournal::get() {
+  static RunJournal journal;
+  return journal;
+}
+
+void RunJournal::reset() { *this = RunJournal(); }
+
+void RunJournal::set_arguments(std::vector<std::string> arguments) { arguments_ = std::move(arguments); }
+
+void RunJournal::record_to(std::string path, double every_seconds, std::uint64_t seed) {
+  path_ = std::move(path);
+  every_seconds_ = every_seconds;
+  last_write_ = std::chrono::steady_clock::now();
+  if (std::find(arguments_.begin(), arguments_.end(), "--seed") == arguments_.end()) {
+    arguments_.push_back("--seed");
+    arguments_.push_back(std::to_string(seed));
+  }
+}
+
+void RunJournal::restore(RunState state) { restored_ = std::move(state); }
+
+const CallState* RunJournal::begin_call(const CallIdentity& identity) {
+  CallState call;
+  call.identity = identity;
+  calls_.push_back(std::move(call));
+  if (!restored_ || calls_.size() > restored_->calls.size()) return nullptr;
+  const CallState& before = restored_->calls[calls_.size() - 1];
+  if (!(before.identity == identity)) {
+    throw InputError(fmt::format("the state's run {} was made with another seed or plan than this one",
+                                 calls_.size()));
+  }
+  return &before;
+}
+
+bool RunJournal::due() const {
+  return recording() &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_write_).count() >= every_seconds_;
+}
+
+void RunJournal::update(const CallState& progress, bool force, const std::function<std::vector<NodeState>()>& snapshot) {
+  if (calls_.empty()) return;
+  CallState& call = calls_.back();
+  call.finished = progress.finished;
+  call.next = progress.next;
+  call.decided = progress.decided;
+  // A finished call's nodes are kept for every later write; an unfinished
+  // one's only when a write follows.
+  if (!recording() || !(progress.finished || force || due())) return;
+  call.nodes = snapshot();
+  if (force || due()) write();
+}
+
+void RunJournal::finish() {
+  if (recording()) write();
+}
+
+void RunJournal::write() {
+  last_write_ = std::chrono::steady_clock::now();
+  if (!cluster::is_root()) return;
+  RunState state;
+  state.version = version_line();
+  state.arguments = arguments_;
+  state.calls = calls_;
+  write_run_state(*path_, state);
+}
+
+}  // namespace lbmc::engine

@@ -1,0 +1,174 @@
+// Encoding, decoding and durable writing of run-state files.
+#include "lbmc/engine/run_state.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <boost/crc.hpp>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/serial.hpp"
+
+namespace lbmc::engine {
+namespace {
+
+constexpr std::string_view kMagic = "LBMCSTATE\n";
+
+std::uint32_t crc32_of(std::span<const std::byte> bytes) {
+  boost::crc_32_type crc;
+  crc.process_bytes(bytes.data(), bytes.size());
+  return crc.checksum();
+}
+
+nlohmann::json to_json(const CallState& call) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const NodeState& node : call.nodes) {
+    std::vector<std::uint8_t> bytes(node.bytes.size());
+    std::memcpy(bytes.data(), node.bytes.data(), bytes.size());
+    nodes.push_back({{"level", node.level}, {"index", node.index}, {"bytes", nlohmann::json::binary(std::move(bytes))}});
+  }
+  const CallIdentity& id = call.identity;
+  return {{"seed", id.seed},
+          {"reps", id.reps},
+          {"max_reps", id.max_reps},
+          {"block_reps", id.block_reps},
+          {"target_rse", id.target_rse ? nlohmann::json(*id.target_rse) : nlohmann::json(nullptr)},
+          {"finished", call.finished},
+          {"next", call.next},
+          {"decided", call.decided},
+          {"nodes", std::move(nodes)}};
+}
+
+CallState call_from_json(const nlohmann::json& j) {
+  CallState call;
+  call.identity.seed = j.at("seed").get<std::uint64_t>();
+  call.identity.reps = j.at("reps").get<std::int64_t>();
+  call.identity.max_reps = j.at("max_reps").get<std::int64_t>();
+  call.identity.block_reps = j.at("block_reps").get<std::int64_t>();
+  if (!j.at("target_rse").is_null()) call.identity.target_rse = j.at("target_rse").get<double>();
+  call.finished = j.at("finished").get<bool>();
+  call.next = j.at("next").get<std::int64_t>();
+  call.decided = j.at("decided").get<bool>();
+  for (const auto& node : j.at("nodes")) {
+    NodeState n;
+    n.level = node.at("level").get<int>();
+    n.index = node.at("index").get<std::int64_t>();
+    if (n.level < 0 || n.level > 62 || n.index < 0 || n.index > (std::int64_t{1} << (62 - n.level))) {
+      throw std::out_of_range("a node outside the block tree");
+    }
+    const auto& bytes = node.at("bytes").get_binary();
+    n.bytes.resize(bytes.size());
+    std::memcpy(n.bytes.data(), bytes.data(), bytes.size());
+    call.nodes.push_back(std::move(n));
+  }
+  return call;
+}
+
+}  // namespace
+
+std::vector<std::byte> encode_run_state(const RunState& state) {
+  nlohmann::json calls = nlohmann::json::array();
+  for (const CallState& call : state.calls) calls.push_back(to_json(call));
+  const nlohmann::json body{{"version", state.version}, {"arguments", state.arguments}, {"calls", std::move(calls)}};
+  const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(body);
+  ByteWriter out;
+  for (const char c : kMagic) out.u8(static_cast<std::uint8_t>(c));
+  out.u32(kRunStateFormat);
+  out.u64(cbor.size());
+  for (const std::uint8_t b : cbor) out.u8(b);
+  out.u32(crc32_of(out.data()));
+  return out.take();
+}
+
+RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string& path) {
+  const auto fail = [&](std::string_view what) { return InputError(fmt::format("state file '{}': {}", path, what)); };
+  const std::size_t header = kMagic.size() + 4 + 8;
+  if (bytes.size() < kMagic.size() ||
+      !std::equal(kMagic.begin(), kMagic.end(), bytes.begin(), [](char c, std::byte b) { return c == static_cast<char>(b); })) {
+    throw fail("not an lbmc state file");
+  }
+  if (bytes.size() < header + 4) throw fail("truncated");
+  const std::span<const std::byte> all(bytes);
+  ByteReader head(all.subspan(kMagic.size(), 12));
+  const std::uint32_t format = head.u32();
+  if (format != kRunStateFormat) {
+    throw fail(fmt::format("format version {}, this lbmc reads version {}", format, kRunStateFormat));
+  }
+  const std::uint64_t length = head.u64();
+  if (length != bytes.size() - header - 4) throw fail("truncated or extended (the body length does not match)");
+  ByteReader tail(all.subspan(bytes.size() - 4));
+  if (tail.u32() != crc32_of(all.first(bytes.size() - 4))) throw fail("corrupted (the checksum does not match)");
+  try {
+    const auto body_bytes = all.subspan(header, length);
+    const nlohmann::json body = nlohmann::json::from_cbor(
+        reinterpret_cast<const std::uint8_t*>(body_bytes.data()),
+        reinterpret_cast<const std::uint8_t*>(body_bytes.data()) + body_bytes.size());
+    RunState state;
+    state.version = body.at("version").get<std::string>();
+    state.arguments = body.at("arguments").get<std::vector<std::string>>();
+    for (const auto& call : body.at("calls")) state.calls.push_back(call_from_json(call));
+    return state;
+  } catch (const std::exception& e) {
+    throw fail(fmt::format("malformed body ({})", e.what()));
+  }
+}
+
+void write_run_state(const std::string& path, const RunState& state) {
+  const std::vector<std::byte> bytes = encode_run_state(state);
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
+  std::vector<char> name(pattern.begin(), pattern.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw RuntimeFailure(fmt::format("cannot write state file {}: {}", path, std::strerror(errno)));
+  const auto failed = [&](const char* what) {
+    const std::string message = fmt::format("cannot {} state file {}: {}", what, path, std::strerror(errno));
+    ::close(fd);
+    ::unlink(name.data());
+    return RuntimeFailure(message);
+  };
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw failed("write");
+    done += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  if (::fsync(fd) != 0) throw failed("flush");
+  if (::close(fd) != 0) {
+    ::unlink(name.data());
+    throw RuntimeFailure(fmt::format("cannot write state file {}: {}", path, std::strerror(errno)));
+  }
+  if (std::rename(name.data(), path.c_str()) != 0) {
+    ::unlink(name.data());
+    throw RuntimeFailure(fmt::format("cannot rename into state file {}: {}", path, std::strerror(errno)));
+  }
+  // The rename itself reaches the disk with the folder's entry.
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+}
+
+RunState read_run_state(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("state file '{}': cannot be read ({})", path, std::strerror(errno)));
+  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(raw.size());
+  std::memcpy(bytes.data(), raw.data(), raw.size());
+  return decode_run_state(bytes, path);
+}
+
+}  // namespace lbmc::engine

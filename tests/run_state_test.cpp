@@ -1,0 +1,192 @@
+// Runs as files: the state format (round trip, and every way a file can be
+// wrong), and checkpoint then resume giving the bytes of an uninterrupted
+// run for every simulating command.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/run_state.hpp"
+
+namespace fs = std::filesystem;
+using namespace lbmc::engine;
+
+namespace {
+
+const fs::path& scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("lbmc_run_state_test_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void spill(const fs::path& path, const std::vector<std::byte>& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+}
+
+// The exit code of a shell command.
+int shell(const std::string& command) {
+  const int status = std::system(("bash -c '" + command + "'").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+RunState sample_state() {
+  RunState s;
+  s.version = "lbmc 1.2.3";
+  s.arguments = {"maxload", "--n", "16", "--seed", "7"};
+  CallState call;
+  call.identity = {7, 1000, 1000, 128, std::nullopt};
+  call.next = 4;
+  call.decided = true;
+  call.nodes.push_back({2, 0, {std::byte{1}, std::byte{2}, std::byte{255}}});
+  call.nodes.push_back({0, 5, {}});
+  s.calls.push_back(call);
+  call.identity.target_rse = 0.01;
+  call.finished = true;
+  s.calls.push_back(call);
+  return s;
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("run state: the file round-trips and names what is wrong with a bad one") {
+    const RunState s = sample_state();
+    const std::vector<std::byte> bytes = encode_run_state(s);
+    const RunState back = decode_run_state(bytes, "x");
+    CHECK(back.version == s.version);
+    CHECK(back.arguments == s.arguments);
+    REQUIRE(back.calls.size() == 2);
+    CHECK(back.calls[0].identity == s.calls[0].identity);
+    CHECK(back.calls[1].identity.target_rse == 0.01);
+    CHECK(back.calls[0].next == 4);
+    CHECK(back.calls[0].decided);
+    CHECK(back.calls[1].finished);
+    CHECK(back.calls[0].nodes[0].bytes == s.calls[0].nodes[0].bytes);
+    CHECK(back.calls[0].nodes[1].index == 5);
+    // The header is fixed: magic, format 1 little-endian.
+    CHECK(std::string(reinterpret_cast<const char*>(bytes.data()), 10) == "LBMCSTATE\n");
+    CHECK(bytes[10] == std::byte{1});
+
+    const auto refused = [](std::vector<std::byte> b, const char* what) {
+      CAPTURE(what);
+      try {
+        decode_run_state(b, "the.state");
+        FAIL("accepted");
+      } catch (const InputError& e) {
+        const std::string message = e.what();
+        CHECK(message.find("the.state") != std::string::npos);
+        CHECK(message.find(what) != std::string::npos);
+      }
+    };
+    refused({}, "not an lbmc state file");
+    refused(std::vector<std::byte>(bytes.begin(), bytes.begin() + 30), "truncated");
+    refused(std::vector<std::byte>(bytes.begin(), bytes.end() - 1), "truncated");
+    std::vector<std::byte> longer = bytes;
+    longer.push_back(std::byte{0});
+    refused(longer, "truncated or extended");
+    for (const std::size_t at : {std::size_t{30}, bytes.size() / 2, bytes.size() - 1}) {
+      std::vector<std::byte> flipped = bytes;
+      flipped[at] ^= std::byte{0x10};
+      refused(flipped, "checksum");
+    }
+    std::vector<std::byte> other = bytes;
+    other[10] = std::byte{2};
+    refused(other, "format version 2");
+    std::vector<std::byte> csv(20, std::byte{'a'});
+    refused(csv, "not an lbmc state file");
+  }
+
+  TEST_CASE("run state: files are written whole, beside the target, and read back") {
+    const fs::path path = scratch() / "s.state";
+    write_run_state(path.string(), sample_state());
+    CHECK(read_run_state(path.string()).arguments == sample_state().arguments);
+    for (const auto& entry : fs::directory_iterator(scratch())) {
+      CHECK(entry.path().filename().string().rfind(".s.state", 0) != 0);
+    }
+    CHECK_THROWS_AS(read_run_state((scratch() / "missing").string()), InputError);
+  }
+
+  TEST_CASE("resume: bad state files are one line, exit 2, and no output file") {
+    const fs::path good = scratch() / "good.state";
+    write_run_state(good.string(), sample_state());  // another version's state
+    std::vector<std::byte> truncated = encode_run_state(sample_state());
+    truncated.resize(truncated.size() / 2);
+    spill(scratch() / "truncated.state", truncated);
+    spill(scratch() / "foreign.state", {std::byte{'x'}, std::byte{'y'}});
+    const fs::path out = scratch() / "never.csv";
+    const fs::path err = scratch() / "err.txt";
+    for (const char* name : {"good.state", "truncated.state", "foreign.state", "missing.state"}) {
+      CAPTURE(name);
+      const fs::path state = scratch() / name;
+      const int code = shell(std::string(LBMC_BINARY) + " resume " + state.string() + " --csv " + out.string() +
+                             " 2>" + err.string());
+      CHECK(code == 2);
+      const std::string message = slurp(err);
+      CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+      CHECK(message.find(name) != std::string::npos);
+      CHECK_FALSE(fs::exists(out));
+    }
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("resume: a run stopped by SIGTERM or killed goes on to the bytes of an uninterrupted run") {
+    struct Case {
+      const char* args;
+      const char* stop;  // the signal
+    };
+    // Each takes a few seconds, so the signal lands mid-run once the first
+    // checkpoint exists (every wave, with --checkpoint-every 0).
+    const Case cases[] = {
+        {"maxload --dist normal:0,1 --dist poisson:3 --n 256,4096 --method brute --reps 1e5", "TERM"},
+        {"maxshift --dist binomial:100,0.3 --n 64,2048 --reps 6e4", "INT"},
+        {"assign --N 1000,20000 --P 100,1000 --reps 1e4", "TERM"},
+        {"scatter --tasks 10,1000 --procs 100 --reps 1e4", "KILL"},
+        {"dynamic --model exponential,deterministic --p 16,64 --reps 1e4", "TERM"},
+        {"rebalance --n 256,1024 --approach 1,2,bdm --reps 1e4", "KILL"},
+        {"maxload --dist exponential:1 --n 1024 --method brute --reps 1e4 --target-rse 2e-4 --max-reps 2e6", "TERM"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.args);
+      const std::string run = std::string(LBMC_BINARY) + " " + c.args + " --seed 9 --threads 2 --quiet";
+      const fs::path whole = scratch() / "whole.csv";
+      const fs::path resumed = scratch() / "resumed.csv";
+      const fs::path state = scratch() / "run.state";
+      fs::remove(state);
+      fs::remove(resumed);
+      REQUIRE(shell(run + " --csv " + whole.string()) == 0);
+      const int stopped = shell(run + " --csv " + resumed.string() + " --checkpoint " + state.string() +
+                                " --checkpoint-every 0 & pid=$!; while [ ! -e " + state.string() +
+                                " ]; do sleep 0.05; done; sleep 0.3; kill -" + c.stop + " $pid; wait $pid");
+      MESSAGE("stopped with exit " << stopped);
+      CHECK((stopped == 130 || stopped == 137 || stopped == 0));
+      if (stopped != 0) CHECK_FALSE(fs::exists(resumed));
+      REQUIRE(shell(std::string(LBMC_BINARY) + " resume " + state.string() + " --threads 1 2>/dev/null") == 0);
+      CHECK(slurp(resumed) == slurp(whole));
+      // A finished run keeps its state; resuming it again runs nothing new.
+      fs::remove(resumed);
+      REQUIRE(shell(std::string(LBMC_BINARY) + " resume " + state.string() + " 2>/dev/null") == 0);
+      CHECK(slurp(resumed) == slurp(whole));
+    }
+  }
+}
