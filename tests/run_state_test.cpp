@@ -189,4 +189,66 @@ TEST_SUITE("statistical") {
       CHECK(slurp(resumed) == slurp(whole));
     }
   }
+
+  TEST_CASE("merge: slices run anywhere give the bytes of the whole run, and gaps, overlaps and strangers are refused") {
+    const std::string bin = LBMC_BINARY;
+    const std::string run = bin + " maxshift --dist poisson:5 --dist normal:0,1 --n 64,1024 --reps 50001 --quiet";
+    const fs::path whole = scratch() / "whole.csv";
+    REQUIRE(shell(run + " --seed 21 --csv " + whole.string()) == 0);
+    const auto slice = [&](const std::string& blocks, const std::string& name, const std::string& seed = "21") {
+      const fs::path path = scratch() / name;
+      fs::remove(path);
+      REQUIRE(shell(run + " --seed " + seed + " --threads 1 --blocks " + blocks + " --checkpoint " + path.string()) == 0);
+      return path.string();
+    };
+    const std::string a = slice("0:3", "a.state");
+    const std::string b = slice("3:7", "b.state");
+    const std::string c = slice("10:1e12", "c.state");
+    const fs::path merged = scratch() / "merged.csv";
+    REQUIRE(shell(bin + " merge " + c + " " + a + " " + b + " --quiet --csv " + merged.string()) == 0);
+    CHECK(slurp(merged) == slurp(whole));
+
+    const fs::path err = scratch() / "merge_err.txt";
+    const fs::path never = scratch() / "never.csv";
+    const auto refused = [&](const std::string& states, const std::string& what) {
+      CAPTURE(states);
+      CHECK(shell(bin + " merge " + states + " --csv " + never.string() + " 2>" + err.string()) == 2);
+      const std::string message = slurp(err);
+      CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+      CHECK(message.find(what) != std::string::npos);
+      CHECK_FALSE(fs::exists(never));
+    };
+    refused(a + " " + c, "blocks 3 to 9 of point 1 in no slice");
+    refused(a + " " + b + " " + c + " " + slice("9:2", "d.state"), "in both");
+    refused(a + " " + b + " " + slice("10:1e12", "e.state", "22"), "slices of different runs");
+    // A slice writes its state only, and a whole run is not a slice.
+    CHECK(shell(run + " --seed 21 --blocks 0:3 --checkpoint " + a + " --csv x.csv 2>/dev/null") == 2);
+    const fs::path plain = scratch() / "plain.state";
+    REQUIRE(shell(run + " --seed 21 --checkpoint " + plain.string() + " >/dev/null") == 0);
+    refused(plain.string(), "not a slice");
+  }
+
+  TEST_CASE("extend: a run continued to more replications gives the bytes of one run of the total") {
+    const std::string bin = LBMC_BINARY;
+    // Replication counts that leave a short last block, then fill it.
+    for (const std::string args : {"maxshift --dist binomial:20,0.4 --n 64,1024", "maxload --n 16,1000 --method brute",
+                                   "scatter --tasks 10 --procs 100", "rebalance --n 64"}) {
+      CAPTURE(args);
+      const std::string run = bin + " " + args + " --seed 31 --quiet";
+      const fs::path whole = scratch() / "whole.csv";
+      const fs::path state = scratch() / "extend.state";
+      const fs::path extended = scratch() / "extended.csv";
+      fs::remove(state);
+      REQUIRE(shell(run + " --reps 30001 --csv " + whole.string()) == 0);
+      REQUIRE(shell(run + " --reps 10001 --checkpoint " + state.string() + " >/dev/null") == 0);
+      REQUIRE(shell(bin + " extend " + state.string() + " --reps 30001 --csv " + extended.string()) == 0);
+      CHECK(slurp(extended) == slurp(whole));
+    }
+    const fs::path state = scratch() / "extend.state";
+    CHECK(shell(bin + " extend " + state.string() + " --reps 100 2>/dev/null") == 2);
+    const fs::path target = scratch() / "target.state";
+    REQUIRE(shell(bin + " maxload --n 16 --reps 1000 --target-rse 0.01 --seed 3 --quiet --checkpoint " +
+                  target.string() + " >/dev/null") == 0);
+    CHECK(shell(bin + " extend " + target.string() + " --reps 100000 2>/dev/null") == 2);
+  }
 }

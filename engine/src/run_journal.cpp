@@ -31,7 +31,10 @@ void RunJournal::record_to(std::string path, double every_seconds, std::uint64_t
   }
 }
 
-void RunJournal::restore(RunState state) { restored_ = std::move(state); }
+void RunJournal::restore(RunState state, bool extending) {
+  restored_ = std::move(state);
+  extending_ = extending;
+}
 
 const CallState* RunJournal::begin_call(const CallIdentity& identity) {
   CallState call;
@@ -39,6 +42,26 @@ const CallState* RunJournal::begin_call(const CallIdentity& identity) {
   calls_.push_back(std::move(call));
   if (!restored_ || calls_.size() > restored_->calls.size()) return nullptr;
   const CallState& before = restored_->calls[calls_.size() - 1];
+  CallIdentity longer = before.identity;
+  longer.reps = identity.reps;
+  if (extending_ && !identity.target_rse && identity.reps > before.identity.reps && longer == identity) {
+    // Blocks keep their replications but the last, when it was short: the
+    // nodes holding it are left out, and their blocks run again.
+    extended_ = CallState{};
+    extended_.identity = identity;
+    const std::int64_t last = blocks_of(before.identity) - 1;
+    const bool short_last = before.identity.reps % before.identity.block_reps != 0;
+    for (const NodeState& node : before.nodes) {
+      const std::int64_t first = node.index << node.level;
+      const std::int64_t end = (node.index + 1) << node.level;
+      if (!(short_last && first <= last && last < end)) extended_.nodes.push_back(node);
+    }
+    return &extended_;
+  }
+  if (extending_ && identity.reps < before.identity.reps) {
+    throw InputError(fmt::format("--reps: {} is fewer than the {} the state's run {} has", identity.reps,
+                                 before.identity.reps, calls_.size()));
+  }
   if (!(before.identity == identity)) {
     throw InputError(fmt::format("the state's run {} was made with another seed or plan than this one",
                                  calls_.size()));

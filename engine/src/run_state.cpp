@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/serial.hpp"
 
 namespace lbmc::engine {
@@ -160,6 +161,65 @@ void write_run_state(const std::string& path, const RunState& state) {
     ::fsync(dir_fd);
     ::close(dir_fd);
   }
+}
+
+std::int64_t blocks_of(const CallIdentity& identity) {
+  return (identity.reps + identity.block_reps - 1) / identity.block_reps;
+}
+
+RunState merge_slices(const std::vector<RunState>& states, const std::vector<std::string>& paths) {
+  if (states.empty()) throw InputError("no state files");
+  // "block 4" or "blocks 4 to 9".
+  const auto blocks_text = [](std::int64_t first, std::int64_t last) {
+    return first == last ? fmt::format("block {}", first) : fmt::format("blocks {} to {}", first, last);
+  };
+  RunState merged;
+  merged.version = states.front().version;
+  merged.arguments = states.front().arguments;
+  const std::size_t calls = states.front().calls.size();
+  for (std::size_t s = 1; s < states.size(); ++s) {
+    if (states[s].calls.size() != calls) {
+      throw InputError(
+          fmt::format("'{}' holds {} parameter points, '{}' {}", paths[0], calls, paths[s], states[s].calls.size()));
+    }
+  }
+  for (std::size_t c = 0; c < calls; ++c) {
+    CallState call;
+    call.identity = states.front().calls[c].identity;
+    if (call.identity.target_rse) throw InputError(fmt::format("'{}' is not a slice of a fixed-length run", paths[0]));
+    // Every node with the slice it came from, in block order.
+    std::vector<std::pair<NodeId, std::size_t>> order;
+    for (std::size_t s = 0; s < states.size(); ++s) {
+      const CallState& part = states[s].calls[c];
+      if (!(part.identity == call.identity)) {
+        throw InputError(fmt::format("'{}' and '{}' differ in the seed or plan of point {}", paths[0], paths[s], c + 1));
+      }
+      for (std::size_t n = 0; n < part.nodes.size(); ++n) order.push_back({NodeId{part.nodes[n].level, part.nodes[n].index}, s});
+      for (const NodeState& node : part.nodes) call.nodes.push_back(node);
+    }
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first.first() < b.first.first(); });
+    const std::int64_t blocks = blocks_of(call.identity);
+    std::int64_t end = 0;
+    std::size_t last_slice = 0;
+    for (const auto& [id, slice] : order) {
+      if (id.first() > end) {
+        throw InputError(fmt::format("{} of point {} in no slice", blocks_text(end, id.first() - 1), c + 1));
+      }
+      if (id.first() < end) {
+        throw InputError(fmt::format("{} of point {} in both '{}' and '{}'", blocks_text(id.first(), std::min(end, id.end()) - 1),
+                                     c + 1, paths[last_slice], paths[slice]));
+      }
+      end = id.end();
+      last_slice = slice;
+    }
+    if (end < blocks) {
+      throw InputError(fmt::format("{} of point {} in no slice", blocks_text(end, blocks - 1), c + 1));
+    }
+    call.finished = true;
+    call.next = blocks;
+    merged.calls.push_back(std::move(call));
+  }
+  return merged;
 }
 
 RunState read_run_state(const std::string& path) {

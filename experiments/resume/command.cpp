@@ -4,48 +4,16 @@
 // results). The stored arguments run again with the state preloaded: every
 // block the state holds is skipped, and the output is that of the run had
 // it never stopped. The run keeps checkpointing to the same file.
-#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "lbmc/engine/build_info.hpp"
-#include "lbmc/engine/errors.hpp"
-#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/engine/run_state.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/stored_run.hpp"
 
 namespace lbmc::exp {
 namespace {
-
-// `arguments` without `option` (as "--option VALUE" or "--option=VALUE"),
-// then with "--option value" when a value is given.
-std::vector<std::string> replace_option(std::vector<std::string> arguments, const std::string& option,
-                                        const std::string& value) {
-  if (value.empty()) return arguments;
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == option) {
-      ++i;  // its value
-      continue;
-    }
-    if (arguments[i].rfind(option + "=", 0) == 0) continue;
-    kept.push_back(arguments[i]);
-  }
-  kept.push_back(option);
-  kept.push_back(value);
-  return kept;
-}
-
-// Ends the restored state's use whatever way the resumed run ends.
-struct RestoredState {
-  explicit RestoredState(engine::RunState state) { engine::RunJournal::get().restore(std::move(state)); }
-  ~RestoredState() { engine::RunJournal::get().reset(); }
-  RestoredState(const RestoredState&) = delete;
-  RestoredState& operator=(const RestoredState&) = delete;
-};
 
 class ResumeCommand final : public Command {
  public:
@@ -64,22 +32,12 @@ class ResumeCommand final : public Command {
 
   int run(const std::string&) override {
     engine::RunState state = engine::read_run_state(path_);
-    if (state.version != engine::version_line()) {
-      throw engine::InputError(fmt::format("state file '{}': written by {}, this is {}", path_, state.version,
-                                           engine::version_line()));
-    }
-    if (state.arguments.empty() || state.arguments.front() == name()) {
-      throw engine::InputError(fmt::format("state file '{}': no command to resume", path_));
-    }
-    std::vector<std::string> arguments = replace_option(std::move(state.arguments), "--threads", threads_);
-    arguments = replace_option(std::move(arguments), "--csv", csv_);
-    arguments = replace_option(std::move(arguments), "--json", json_);
+    check_state_origin(state, path_);
+    std::vector<std::string> arguments = with_option(state.arguments, "--threads", threads_);
+    arguments = with_option(std::move(arguments), "--csv", csv_);
+    arguments = with_option(std::move(arguments), "--json", json_);
     options_checked();
-    arguments.insert(arguments.begin(), "lbmc");
-    const RestoredState restored(std::move(state));
-    std::vector<const char*> argv;
-    for (const auto& a : arguments) argv.push_back(a.c_str());
-    return run_cli(static_cast<int>(argv.size()), argv.data());
+    return run_stored(std::move(state), std::move(arguments));
   }
 
  private:

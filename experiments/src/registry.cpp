@@ -13,7 +13,9 @@
   X(dynamic)                     \
   X(reproduce)                   \
   X(validate)                    \
-  X(resume)
+  X(resume)                      \
+  X(extend)                      \
+  X(merge)
 
 namespace lbmc::exp {
 

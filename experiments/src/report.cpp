@@ -86,6 +86,15 @@ int Report::finish() {
   for (const auto& s : stopping_) all_same = all_same && s == stopping_.front();
   meta_.stopping = stopping_.empty() ? "" : all_same ? stopping_.front() : "mixed (see stderr)";
 
+  if (settings_.slice) {
+    if (!settings_.quiet) {
+      std::fprintf(stderr, "lbmc %s: blocks %lld to %lld of every point written to %s (lbmc merge combines slices)\n",
+                   table_.experiment.c_str(), static_cast<long long>(settings_.plan.first_block),
+                   static_cast<long long>(settings_.plan.first_block + settings_.plan.block_count - 1),
+                   settings_.checkpoint.c_str());
+    }
+    return 0;
+  }
   const bool csv_on_stdout = csv_ && csv_->is_stdout();
   const bool json_on_stdout = json_ && json_->is_stdout();
   if (csv_) csv_->commit(engine::to_csv(table_));

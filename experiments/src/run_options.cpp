@@ -43,6 +43,9 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
                  "write the run's state to FILE at wave boundaries, on SIGINT/SIGTERM and at the end "
                  "(lbmc resume FILE continues it)");
   app.add_option("--checkpoint-every", text.checkpoint_every, "seconds between checkpoints")->capture_default_str();
+  app.add_option("--blocks", text.blocks,
+                 "FIRST:COUNT: run only these blocks of every point and write their state to --checkpoint "
+                 "(lbmc merge combines slices)");
   app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr");
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
@@ -104,6 +107,20 @@ RunOptions check_run_options(const RunOptionsText& text) {
   }
   const double every = parse_option("--checkpoint-every", text.checkpoint_every, engine::parse_real);
   if (!(every >= 0.0)) throw InputError(fmt::format("--checkpoint-every: '{}' must be >= 0", text.checkpoint_every));
+  if (!text.blocks.empty()) {
+    const auto parts = engine::split(text.blocks, ':');
+    if (parts.size() != 2) throw InputError(fmt::format("--blocks: '{}' is not FIRST:COUNT", text.blocks));
+    s.plan.first_block = parse_option("--blocks", std::string(parts[0]), engine::parse_integer);
+    s.plan.block_count = parse_option("--blocks", std::string(parts[1]), engine::parse_integer);
+    if (s.plan.first_block < 0 || s.plan.block_count < 1) {
+      throw InputError(fmt::format("--blocks: '{}' needs FIRST >= 0 and COUNT >= 1", text.blocks));
+    }
+    if (text.checkpoint.empty()) throw InputError("--blocks: needs --checkpoint FILE, where the slice's state goes");
+    if (s.plan.target_rse) throw InputError("--blocks: not with --target-rse (the stopping rule needs every block)");
+    if (s.csv || s.json) throw InputError("--blocks: a slice writes its state only; lbmc merge writes --csv and --json");
+    s.slice = true;
+  }
+  s.checkpoint = text.checkpoint;
   if (!text.checkpoint.empty()) {
     // Checks now that the file can be written there (the probe is removed).
     const engine::OutputFile probe("--checkpoint", text.checkpoint);

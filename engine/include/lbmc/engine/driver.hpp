@@ -70,6 +70,10 @@ struct RunPlan {
   //! Replications per block; set by the experiment from its work per
   //! replication (block_size_for), never from the thread count.
   std::int64_t block_reps = 1024;
+  //! A slice of a fixed-length run: blocks [first_block, first_block +
+  //! block_count) only (block_count < 0: every block from first_block).
+  std::int64_t first_block = 0;
+  std::int64_t block_count = -1;
   ProgressMode progress = ProgressMode::automatic;
   std::string label;
 
@@ -245,7 +249,10 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   const auto start = std::chrono::steady_clock::now();
   const bool open_ended = plan.target_rse.has_value();
   const std::int64_t limit = open_ended ? std::max(plan.max_reps, plan.reps) : plan.reps;
-  const std::int64_t blocks = (limit + plan.block_reps - 1) / plan.block_reps;
+  const std::int64_t all_blocks = (limit + plan.block_reps - 1) / plan.block_reps;
+  const std::int64_t first_block = std::min(plan.first_block, all_blocks);
+  const std::int64_t blocks =
+      plan.block_count < 0 ? all_blocks : std::min(all_blocks, first_block + plan.block_count);
   Progress progress(plan.progress, plan.label);
   BlockReduction<Accumulator> reduction;
   std::atomic<std::int64_t> done{0};
@@ -253,6 +260,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   RunJournal& journal = RunJournal::get();
   const bool journaled = journal.active();
   CallState state;  // progress, for the journal
+  state.next = first_block;
   if (journaled) {
     if (const CallState* before =
             journal.begin_call({plan.seed, plan.reps, plan.max_reps, plan.block_reps, plan.target_rse})) {
@@ -297,8 +305,8 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   }
   state.finished = true;
   if (journaled) hand_over(false);
-  report.blocks = state.next;
-  report.reps = std::min(state.next * plan.block_reps, limit);
+  report.blocks = state.next - first_block;
+  report.reps = std::min(state.next * plan.block_reps, limit) - std::min(first_block * plan.block_reps, limit);
   reduction.fold_into(total);
   if (open_ended) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
   progress.finish();

@@ -33,8 +33,10 @@ class RunJournal {
   //! Records into `path` every `every_seconds` (and at the end); `seed` is
   //! added to the stored arguments when they name none.
   void record_to(std::string path, double every_seconds, std::uint64_t seed);
-  //! Starts from `state` (its calls are matched in order).
-  void restore(RunState state);
+  //! Starts from `state` (its calls are matched in order). When
+  //! `extending`, a fixed-length call may now have more replications: it
+  //! keeps every node but one holding a short last block, and goes on.
+  void restore(RunState state, bool extending = false);
 
   bool recording() const noexcept { return path_.has_value(); }
   bool restoring() const noexcept { return restored_.has_value(); }
@@ -60,6 +62,8 @@ class RunJournal {
   double every_seconds_ = 60.0;
   std::chrono::steady_clock::time_point last_write_{};
   std::optional<RunState> restored_;
+  bool extending_ = false;
+  CallState extended_;  // the current call's restored state, when extended
   std::vector<CallState> calls_;  // the calls of this run so far
 };
 

@@ -70,4 +70,15 @@ void write_run_state(const std::string& path, const RunState& state);
 //! Reads and decodes; throws InputError when the file cannot be read.
 RunState read_run_state(const std::string& path);
 
+//! The blocks of a call, [0, blocks_of(identity)) (fixed-length runs).
+std::int64_t blocks_of(const CallIdentity& identity);
+
+//! One state from the slices of one run (`states[i]` read from `paths[i]`,
+//! each run with --blocks): every call must have the same plan in every
+//! slice, and the slices' nodes must cover each call's blocks exactly once.
+//! Throws InputError naming the files and the missing or repeated blocks.
+//! The result holds the first slice's version and arguments, and every call
+//! finished.
+RunState merge_slices(const std::vector<RunState>& states, const std::vector<std::string>& paths);
+
 }  // namespace lbmc::engine

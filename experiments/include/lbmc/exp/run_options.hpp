@@ -33,6 +33,7 @@ struct RunOptionsText {
   std::string max_memory;
   std::string checkpoint;
   std::string checkpoint_every = "60";
+  std::string blocks;
   bool quiet = false;
   bool strict = false;
 };
@@ -51,6 +52,9 @@ struct RunOptions {
   //! process's limits allow (engine/memory_limit.hpp).
   double memory_limit = 0.0;
   bool memory_limit_given = false;
+  //! --blocks: this run is a slice whose state, not its rows, is the output.
+  bool slice = false;
+  std::string checkpoint;
 };
 
 //! Registers --reps, --target-rse, --max-reps, --seed, --threads, --level,

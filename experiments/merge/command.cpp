@@ -1,0 +1,87 @@
+// `lbmc merge STATE...`: the output of a whole run from the states of its
+// slices (--blocks FIRST:COUNT --checkpoint FILE), run anywhere: on the
+// machines of an array job, on one machine at different times. The slices
+// must come from the same command line and seed, differing only in their
+// block ranges and where they wrote (--blocks, --checkpoint, --csv, --json,
+// --threads, --progress, --quiet), and cover every block once. The stored
+// command then runs with every block restored: its rows are computed from
+// the same reduction tree as a single run's, so the output has its bytes.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/run_state.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/stored_run.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+// The stored arguments without the options in which slices may differ.
+std::vector<std::string> common_arguments(std::vector<std::string> arguments) {
+  for (const char* option : {"--blocks", "--checkpoint", "--checkpoint-every", "--csv", "--json", "--threads",
+                             "--progress"}) {
+    arguments = without_option(arguments, option);
+  }
+  return without_option(arguments, "--quiet", true);
+}
+
+class MergeCommand final : public Command {
+ public:
+  const char* name() const override { return "merge"; }
+  const char* summary() const override { return "the output of a whole run from the states of its --blocks slices"; }
+
+  void attach(CLI::App& app) override {
+    app.add_option("states", paths_, "the slices' state files")->required();
+    app.add_option("--threads", threads_, "OpenMP threads (default: all)");
+    app.add_option("--csv", csv_, "write tidy CSV to FILE, or - for stdout");
+    app.add_option("--json", json_, "write JSON (rows and run metadata) to FILE, or - for stdout");
+    app.add_flag("--quiet", quiet_, "no seed, timing or progress lines on stderr");
+    app.footer(
+        "Slices: lbmc COMMAND ... --seed S --blocks FIRST:COUNT --checkpoint FILE, for contiguous block ranges that\n"
+        "together cover every block of every point; the last slice may name a COUNT past the end (--blocks 64:1e12).\n"
+        "Gaps or overlaps are an error naming the blocks.");
+  }
+
+  int run(const std::string&) override {
+    std::vector<engine::RunState> states;
+    for (const std::string& path : paths_) {
+      states.push_back(engine::read_run_state(path));
+      check_state_origin(states.back(), path);
+      if (std::find(states.back().arguments.begin(), states.back().arguments.end(), "--blocks") ==
+          states.back().arguments.end()) {
+        throw engine::InputError(fmt::format("merge: '{}' is not a slice (its run had no --blocks)", path));
+      }
+      if (common_arguments(states.back().arguments) != common_arguments(states.front().arguments)) {
+        throw engine::InputError(fmt::format("merge: '{}' and '{}' are slices of different runs (command, options or "
+                                             "seed)",
+                                             paths_.front(), path));
+      }
+    }
+    engine::RunState merged = engine::merge_slices(states, paths_);
+    std::vector<std::string> arguments = common_arguments(merged.arguments);
+    arguments = with_option(std::move(arguments), "--threads", threads_);
+    arguments = with_option(std::move(arguments), "--csv", csv_);
+    arguments = with_option(std::move(arguments), "--json", json_);
+    if (quiet_) arguments.push_back("--quiet");
+    options_checked();
+    return run_stored(std::move(merged), std::move(arguments));
+  }
+
+ private:
+  std::vector<std::string> paths_;
+  std::string threads_;
+  std::string csv_;
+  std::string json_;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_merge_command() { return std::make_unique<MergeCommand>(); }
+
+}  // namespace lbmc::exp

@@ -1,0 +1,70 @@
+// Stored command lines, run again with their state.
+#include "lbmc/exp/stored_run.hpp"
+
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "lbmc/engine/build_info.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/run_journal.hpp"
+#include "lbmc/exp/command.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+// Ends the restored state's use whatever way the stored run ends.
+struct RestoredState {
+  RestoredState(engine::RunState state, bool extending) {
+    engine::RunJournal::get().restore(std::move(state), extending);
+  }
+  ~RestoredState() { engine::RunJournal::get().reset(); }
+  RestoredState(const RestoredState&) = delete;
+  RestoredState& operator=(const RestoredState&) = delete;
+};
+
+}  // namespace
+
+std::vector<std::string> without_option(const std::vector<std::string>& arguments, const std::string& option,
+                                        bool flag) {
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == option) {
+      if (!flag) ++i;  // its value
+      continue;
+    }
+    if (!flag && arguments[i].rfind(option + "=", 0) == 0) continue;
+    kept.push_back(arguments[i]);
+  }
+  return kept;
+}
+
+std::vector<std::string> with_option(std::vector<std::string> arguments, const std::string& option,
+                                     const std::string& value) {
+  if (value.empty()) return arguments;
+  arguments = without_option(arguments, option);
+  arguments.push_back(option);
+  arguments.push_back(value);
+  return arguments;
+}
+
+void check_state_origin(const engine::RunState& state, const std::string& path) {
+  if (state.version != engine::version_line()) {
+    throw engine::InputError(
+        fmt::format("state file '{}': written by {}, this is {}", path, state.version, engine::version_line()));
+  }
+  if (state.arguments.empty() || state.arguments.front() == "resume" || state.arguments.front() == "merge" ||
+      state.arguments.front() == "extend") {
+    throw engine::InputError(fmt::format("state file '{}': no command to run", path));
+  }
+}
+
+int run_stored(engine::RunState state, std::vector<std::string> arguments, bool extending) {
+  arguments.insert(arguments.begin(), "lbmc");
+  const RestoredState restored(std::move(state), extending);
+  std::vector<const char*> argv;
+  for (const auto& a : arguments) argv.push_back(a.c_str());
+  return run_cli(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace lbmc::exp
