@@ -179,6 +179,30 @@ TEST_SUITE("mpi") {
       CHECK(read_all(csv) == whole);
     }
   }
+
+  TEST_CASE("mpi: slices run on 2 ranks merge on 3 ranks, and extend on 2, to the bytes of one process") {
+    const std::string args = "maxload --dist poisson:7 --n 300 --method brute --reps 30001 --seed 17";
+    const std::string whole = csv_of(args, 0, 2);
+    const std::string mpi2 = kLaunch + " -np 2 " + LBMC_BINARY + " ";
+    const fs::path a = scratch() / "a.state";
+    const fs::path b = scratch() / "b.state";
+    const std::string quiet = " --quiet </dev/null >/dev/null 2>&1";
+    REQUIRE(exit_code(std::system((mpi2 + args + " --blocks 0:4 --checkpoint " + a.string() + quiet).c_str())) == 0);
+    REQUIRE(exit_code(std::system((mpi2 + args + " --blocks 4:1e12 --checkpoint " + b.string() + quiet).c_str())) == 0);
+    const fs::path csv = scratch() / "merged.csv";
+    REQUIRE(exit_code(std::system((kLaunch + " -np 3 " + LBMC_BINARY + " merge " + b.string() + " " + a.string() +
+                                   " --csv " + csv.string() + quiet).c_str())) == 0);
+    CHECK(read_all(csv) == whole);
+    // A shorter run, checkpointed by one process, extended by 2 ranks.
+    const fs::path state = scratch() / "short.state";
+    const std::string shorter = "maxload --dist poisson:7 --n 300 --method brute --reps 9999 --seed 17";
+    REQUIRE(exit_code(std::system((std::string(LBMC_BINARY) + " " + shorter + " --checkpoint " + state.string() +
+                                   quiet).c_str())) == 0);
+    fs::remove(csv);
+    REQUIRE(exit_code(std::system((mpi2 + "extend " + state.string() + " --reps 30001 --csv " + csv.string() +
+                                   " </dev/null >/dev/null 2>&1").c_str())) == 0);
+    CHECK(read_all(csv) == whole);
+  }
 }
 
 #endif

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include "lbmc/engine/errors.hpp"
@@ -170,22 +171,47 @@ TEST_SUITE("statistical") {
       CAPTURE(c.args);
       const std::string run = std::string(LBMC_BINARY) + " " + c.args + " --seed 9 --threads 2 --quiet";
       const fs::path whole = scratch() / "whole.csv";
+      const fs::path whole_json = scratch() / "whole.json";
       const fs::path resumed = scratch() / "resumed.csv";
+      const fs::path resumed_json = scratch() / "resumed.json";
       const fs::path state = scratch() / "run.state";
       fs::remove(state);
       fs::remove(resumed);
-      REQUIRE(shell(run + " --csv " + whole.string()) == 0);
-      const int stopped = shell(run + " --csv " + resumed.string() + " --checkpoint " + state.string() +
-                                " --checkpoint-every 0 & pid=$!; while [ ! -e " + state.string() +
-                                " ]; do sleep 0.05; done; sleep 0.3; kill -" + c.stop + " $pid; wait $pid");
+      REQUIRE(shell(run + " --csv " + whole.string() + " --json " + whole_json.string()) == 0);
+      const int stopped = shell(run + " --csv " + resumed.string() + " --json " + resumed_json.string() +
+                                " --checkpoint " + state.string() + " --checkpoint-every 0 & pid=$!; while [ ! -e " +
+                                state.string() + " ]; do sleep 0.05; done; sleep 0.3; kill -" + c.stop +
+                                " $pid; wait $pid");
       MESSAGE("stopped with exit " << stopped);
       CHECK((stopped == 130 || stopped == 137 || stopped == 0));
       if (stopped != 0) CHECK_FALSE(fs::exists(resumed));
       REQUIRE(shell(std::string(LBMC_BINARY) + " resume " + state.string() + " --threads 1 2>/dev/null") == 0);
       CHECK(slurp(resumed) == slurp(whole));
+      // The JSON rows too (its meta holds the resumed process's own times).
+      CHECK(nlohmann::json::parse(slurp(resumed_json)).at("rows") == nlohmann::json::parse(slurp(whole_json)).at("rows"));
       // A finished run keeps its state; resuming it again runs nothing new.
       fs::remove(resumed);
       REQUIRE(shell(std::string(LBMC_BINARY) + " resume " + state.string() + " 2>/dev/null") == 0);
+      CHECK(slurp(resumed) == slurp(whole));
+    }
+  }
+
+  TEST_CASE("resume: SIGKILL at several instants, mid-write included, leaves a checkpoint that resumes to the same bytes") {
+    const std::string bin = LBMC_BINARY;
+    const std::string run = bin + " maxshift --dist poisson:3 --n 256,2048 --reps 6e4 --seed 13 --threads 2 --quiet";
+    const fs::path whole = scratch() / "whole.csv";
+    REQUIRE(shell(run + " --csv " + whole.string()) == 0);
+    // Instants after the first checkpoint, with a checkpoint at every wave.
+    for (const char* delay : {"0", "0.15", "0.45", "0.9"}) {
+      CAPTURE(delay);
+      const fs::path state = scratch() / "killed.state";
+      const fs::path resumed = scratch() / "killed.csv";
+      fs::remove(state);
+      fs::remove(resumed);
+      shell(run + " --csv " + resumed.string() + " --checkpoint " + state.string() +
+            " --checkpoint-every 0 & pid=$!; while [ ! -e " + state.string() + " ]; do sleep 0.01; done; sleep " +
+            delay + "; kill -KILL $pid; wait $pid");
+      REQUIRE(shell(bin + " resume " + state.string() + " 2>/dev/null") == 0);
       CHECK(slurp(resumed) == slurp(whole));
     }
   }
@@ -205,8 +231,12 @@ TEST_SUITE("statistical") {
     const std::string b = slice("3:7", "b.state");
     const std::string c = slice("10:1e12", "c.state");
     const fs::path merged = scratch() / "merged.csv";
-    REQUIRE(shell(bin + " merge " + c + " " + a + " " + b + " --quiet --csv " + merged.string()) == 0);
-    CHECK(slurp(merged) == slurp(whole));
+    for (const std::string& order : {c + " " + a + " " + b, b + " " + c + " " + a, a + " " + b + " " + c}) {
+      CAPTURE(order);
+      fs::remove(merged);
+      REQUIRE(shell(bin + " merge " + order + " --quiet --csv " + merged.string()) == 0);
+      CHECK(slurp(merged) == slurp(whole));
+    }
 
     const fs::path err = scratch() / "merge_err.txt";
     const fs::path never = scratch() / "never.csv";
@@ -226,6 +256,33 @@ TEST_SUITE("statistical") {
     const fs::path plain = scratch() / "plain.state";
     REQUIRE(shell(run + " --seed 21 --checkpoint " + plain.string() + " >/dev/null") == 0);
     refused(plain.string(), "not a slice");
+  }
+
+  TEST_CASE("checkpoint: a disk that fills while checkpointing is exit 3 with one line, and the last checkpoint resumes") {
+    // The file size limit (ulimit -f, KiB) stands for a full disk: the early
+    // checkpoints fit, a later one (the stored maxima grow) does not.
+    const std::string bin = LBMC_BINARY;
+    const std::string run = bin + " maxload --n 64 --method brute --reps 3e6 --seed 41 --quiet --threads 2";
+    const fs::path whole = scratch() / "whole.csv";
+    const fs::path state = scratch() / "full.state";
+    const fs::path csv = scratch() / "full.csv";
+    const fs::path err = scratch() / "full_err.txt";
+    fs::remove(state);
+    REQUIRE(shell(run + " --csv " + whole.string()) == 0);
+    const int code = shell("ulimit -f 4096; " + run + " --csv " + csv.string() + " --checkpoint " + state.string() +
+                           " --checkpoint-every 0 2>" + err.string());
+    CHECK(code == 3);
+    const std::string message = slurp(err);
+    CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+    CHECK(message.find(state.string()) != std::string::npos);
+    CHECK_FALSE(fs::exists(csv));
+    REQUIRE(fs::exists(state));
+    CHECK(fs::file_size(state) <= 4096 * 1024);
+    for (const auto& entry : fs::directory_iterator(scratch())) {
+      CHECK(entry.path().filename().string().rfind(".full.state", 0) != 0);
+    }
+    REQUIRE(shell(bin + " resume " + state.string()) == 0);
+    CHECK(slurp(csv) == slurp(whole));
   }
 
   TEST_CASE("extend: a run continued to more replications gives the bytes of one run of the total") {

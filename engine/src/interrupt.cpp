@@ -15,6 +15,9 @@ extern "C" void on_stop_signal(int) { g_interrupted = 1; }
 void install_interrupt_handler() {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+  // A file past the size limit (ulimit -f) is a failed write, reported like
+  // a full disk (exit 3, one line), not a signal that kills the run.
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 bool interrupt_requested() noexcept { return g_interrupted != 0; }

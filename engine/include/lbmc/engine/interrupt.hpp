@@ -13,7 +13,8 @@ class Interrupted : public std::runtime_error {
   Interrupted() : std::runtime_error("interrupted") {}
 };
 
-//! Installs the SIGINT and SIGTERM handler (idempotent).
+//! Installs the SIGINT and SIGTERM handler (idempotent), and ignores
+//! SIGXFSZ so that a write past the file size limit fails like a full disk.
 void install_interrupt_handler();
 //! True once SIGINT or SIGTERM has been received.
 bool interrupt_requested() noexcept;
