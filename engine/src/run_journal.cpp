@@ -94,11 +94,18 @@ void RunJournal::finish() {
 void RunJournal::write() {
   last_write_ = std::chrono::steady_clock::now();
   if (!cluster::is_root()) return;
+  // The calls move into the state and back (their bytes are the bulk of it).
   RunState state;
   state.version = version_line();
   state.arguments = arguments_;
-  state.calls = calls_;
-  write_run_state(*path_, state);
+  state.calls = std::move(calls_);
+  try {
+    write_run_state(*path_, state);
+  } catch (...) {
+    calls_ = std::move(state.calls);
+    throw;
+  }
+  calls_ = std::move(state.calls);
 }
 
 }  // namespace lbmc::engine

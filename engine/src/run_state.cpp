@@ -81,13 +81,18 @@ std::vector<std::byte> encode_run_state(const RunState& state) {
   for (const CallState& call : state.calls) calls.push_back(to_json(call));
   const nlohmann::json body{{"version", state.version}, {"arguments", state.arguments}, {"calls", std::move(calls)}};
   const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(body);
-  ByteWriter out;
-  for (const char c : kMagic) out.u8(static_cast<std::uint8_t>(c));
-  out.u32(kRunStateFormat);
-  out.u64(cbor.size());
-  for (const std::uint8_t b : cbor) out.u8(b);
-  out.u32(crc32_of(out.data()));
-  return out.take();
+  ByteWriter head;
+  for (const char c : kMagic) head.u8(static_cast<std::uint8_t>(c));
+  head.u32(kRunStateFormat);
+  head.u64(cbor.size());
+  std::vector<std::byte> bytes = head.take();
+  const std::size_t at = bytes.size();
+  bytes.resize(at + cbor.size() + 4);
+  std::memcpy(bytes.data() + at, cbor.data(), cbor.size());
+  ByteWriter tail;
+  tail.u32(crc32_of(std::span<const std::byte>(bytes).first(at + cbor.size())));
+  std::memcpy(bytes.data() + at + cbor.size(), tail.data().data(), 4);
+  return bytes;
 }
 
 RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string& path) {

@@ -58,6 +58,10 @@
 namespace lbmc::engine {
 
 inline constexpr std::int64_t kWaveBlocks = 32;
+//! Waves of a fixed-length run that writes checkpoints: long enough that
+//! their joins cost little (a block is about 2^16 variates, well under a
+//! millisecond to tens of milliseconds), short beside --checkpoint-every.
+inline constexpr std::int64_t kCheckpointWaveBlocks = 256;
 
 struct RunPlan {
   std::uint64_t seed = 0;
@@ -291,7 +295,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
         const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
         last = std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
       } else if (journaled) {
-        last = std::min(blocks, next + std::max<std::int64_t>(kWaveBlocks, 4 * plan.threads * cluster::size()));
+        last = std::min(blocks, next + std::max<std::int64_t>(kCheckpointWaveBlocks, 16 * plan.threads * cluster::size()));
       }
       state.decided = true;
       run_wave(plan, kernel, next, last, limit, reduction, done, progress, !open_ended);
