@@ -28,6 +28,7 @@ namespace bm = boost::math;
 using engine::InputError;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMaxPoissonLambda = 1e10;
 
 double parse_finite(std::string_view spec, std::string_view text, std::string_view what) {
   try {
@@ -139,12 +140,16 @@ LoadLaw parse_load_law(std::string_view spec) {
     expect_args(1, "poisson:LAMBDA");
     const Poisson law{parse_finite(spec, args[0], "LAMBDA")};
     require(law.lambda >= 0.0, spec, "LAMBDA must be >= 0");
+    // Boost.Math's incomplete gamma function, the Poisson cdf, gives up
+    // (evaluation_error) from about 1e11 on.
+    require(law.lambda <= kMaxPoissonLambda, spec, fmt::format("LAMBDA must be at most {:g}", kMaxPoissonLambda));
     return law;
   }
   if (name == "exponential") {
     expect_args(1, "exponential:MEAN");
     const Exponential law{parse_finite(spec, args[0], "MEAN")};
     require(law.mean > 0.0, spec, "MEAN must be > 0");
+    require(std::isfinite(1.0 / law.mean), spec, "MEAN is too small: its rate 1/MEAN overflows");
     return law;
   }
   if (name == "uniform") {

@@ -41,7 +41,8 @@ using LoadLaw = std::variant<Normal, Binomial, Poisson, Exponential, Uniform, Co
 //! Parses `normal:MU,SIGMA`, `binomial:M,P`, `poisson:LAMBDA`,
 //! `exponential:MEAN`, `uniform:A,B`, `constant:V`. Throws
 //! engine::InputError naming the spec and the rule it breaks (sigma > 0,
-//! M >= 0 an integer, p in [0,1], lambda >= 0, mean > 0, a < b, finite values).
+//! M >= 0 an integer, p in [0,1], 0 <= lambda <= 1e10, mean > 0 with a finite
+//! rate 1/mean, a < b, finite values).
 LoadLaw parse_load_law(std::string_view spec);
 
 //! The canonical spec of a law, shortest round-trip formatting of each
