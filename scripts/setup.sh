@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libboost-dev libpcg-cpp-dev doctest-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev python3-numpy gnuplot-nox
   libopenmpi-dev openmpi-bin
+  clang libclang-rt-dev libomp-dev
 )
 
 missing=()

@@ -1,6 +1,7 @@
 // Claim verdicts at the printed precision.
 #include <doctest/doctest.h>
 
+#include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/claims.hpp"
 
 using namespace lbmc::exp;
@@ -12,6 +13,16 @@ TEST_SUITE("fast") {
     CHECK(parse_printed("30").unit == doctest::Approx(1.0));
     CHECK(parse_printed("6.458e-6").unit == doctest::Approx(1e-9));
     CHECK(parse_printed("6.458e-6").value == doctest::Approx(6.458e-6));
+    CHECK(parse_printed("0.0e-2147483648").unit == 0.0);
+    CHECK(parse_printed("2E+3").unit == doctest::Approx(1000.0));
+  }
+
+  TEST_CASE("claims: a printed text that is not a number is refused as input") {
+    // A malformed or out-of-range exponent is bad input, not a
+    // std::invalid_argument or std::out_of_range from reading it as an int.
+    for (const char* text : {"6.458e\xca-6", "1e", "1e99999999999", "x", "", "1.5e-2147483648x"}) {
+      CHECK_THROWS_AS(parse_printed(text), lbmc::engine::InputError);
+    }
   }
 
   TEST_CASE("claims: verdicts") {

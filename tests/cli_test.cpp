@@ -157,6 +157,14 @@ TEST_SUITE("fast") {
         {"maxshift --dist poisson:1e10 --n 1e6", "--dist"},
         {"rebalance --dist binomial:9007199254740992,0.5 --n 4", "--dist"},
         {"rebalance --dist constant:1e100 --n 2", "--dist"},
+        // Checkpoints and slices.
+        {"maxload --checkpoint /nonexistent-dir/x.state", "--checkpoint"},
+        {"maxload --checkpoint /tmp", "--checkpoint"},
+        {"maxload --checkpoint-every -1", "--checkpoint-every"},
+        {"maxload --blocks 0:4", "--blocks"},
+        {"maxload --blocks 4 --checkpoint /tmp/lbmc-never.state", "--blocks"},
+        {"maxload --blocks 0:0 --checkpoint /tmp/lbmc-never.state", "--blocks"},
+        {"maxload --blocks 0:4 --target-rse 0.1 --checkpoint /tmp/lbmc-never.state", "--blocks"},
     };
     for (const auto& [args, option] : cases) {
       CAPTURE(args);

@@ -41,4 +41,13 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(parse_real("inf"), InputError);
     CHECK_THROWS_AS(parse_integer("1.5"), InputError);
   }
+
+  TEST_CASE("lists: a list holds at most a million values whatever its number of ranges") {
+    CHECK(parse_integer_list("1:1e6:+1", 1).size() == 1000000);
+    CHECK(parse_integer_list("1:5e5:+1,1:5e5:+1", 1).size() == 1000000);
+    // Each range alone is within the limit; together they are not (and would
+    // take memory and time in proportion to the length of the text).
+    CHECK_THROWS_AS(parse_integer_list("1:1e6:+1,7", 1), InputError);
+    CHECK_THROWS_AS(parse_real_list("1:6e5:+1,1:6e5:+1"), InputError);
+  }
 }

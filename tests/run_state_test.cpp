@@ -127,7 +127,7 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(read_run_state((scratch() / "missing").string()), InputError);
   }
 
-  TEST_CASE("resume: bad state files are one line, exit 2, and no output file") {
+  TEST_CASE("resume, extend, merge: bad state files are one line, exit 2, and no output file") {
     const fs::path good = scratch() / "good.state";
     write_run_state(good.string(), sample_state());  // another version's state
     std::vector<std::byte> truncated = encode_run_state(sample_state());
@@ -137,15 +137,19 @@ TEST_SUITE("fast") {
     const fs::path out = scratch() / "never.csv";
     const fs::path err = scratch() / "err.txt";
     for (const char* name : {"good.state", "truncated.state", "foreign.state", "missing.state"}) {
-      CAPTURE(name);
-      const fs::path state = scratch() / name;
-      const int code = shell(std::string(LBMC_BINARY) + " resume " + state.string() + " --csv " + out.string() +
-                             " 2>" + err.string());
-      CHECK(code == 2);
-      const std::string message = slurp(err);
-      CHECK(std::count(message.begin(), message.end(), '\n') == 1);
-      CHECK(message.find(name) != std::string::npos);
-      CHECK_FALSE(fs::exists(out));
+      for (const char* command : {"resume", "extend", "merge"}) {
+        CAPTURE(name);
+        CAPTURE(command);
+        const fs::path state = scratch() / name;
+        const std::string extra = std::string(command) == "extend" ? " --reps 10" : "";
+        const int code = shell(std::string(LBMC_BINARY) + " " + command + " " + state.string() + extra + " --csv " +
+                               out.string() + " 2>" + err.string());
+        CHECK(code == 2);
+        const std::string message = slurp(err);
+        CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+        CHECK(message.find(name) != std::string::npos);
+        CHECK_FALSE(fs::exists(out));
+      }
     }
   }
 }

@@ -677,6 +677,19 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(dist::BinomialSampler({(std::int64_t{1} << 53) + 1, 0.5}), engine::InputError);
   }
 
+  TEST_CASE("laws: specs whose cdf or rate cannot be computed are refused as input") {
+    // Past the parser, Boost.Math would throw at the first cdf, and the
+    // command would fail (exit 3) instead of naming the bad --dist (exit 2).
+    CHECK_THROWS_AS(dist::parse_load_law("exponential:1e-320"), engine::InputError);
+    CHECK_THROWS_AS(dist::parse_load_law("poisson:4e17"), engine::InputError);
+    CHECK_THROWS_AS(dist::parse_load_law("poisson:1e11"), engine::InputError);
+    const dist::LoadLaw largest = dist::parse_load_law("poisson:1e10");
+    CHECK(dist::cdf(largest, 1e10) == doctest::Approx(0.5).epsilon(0.01));
+    CHECK(dist::ccdf(largest, 1e10) == doctest::Approx(0.5).epsilon(0.01));
+    const dist::LoadLaw smallest = dist::parse_load_law("exponential:1e-100");
+    CHECK(dist::cdf(smallest, 1e-100) == doctest::Approx(1.0 - std::exp(-1.0)));
+  }
+
 }  // TEST_SUITE("fast")
 
 // ===========================================================================

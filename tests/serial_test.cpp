@@ -206,4 +206,49 @@ TEST_SUITE("fast") {
     Moments m;
     CHECK_THROWS_AS(from_bytes(negative.data(), m), RuntimeFailure);
   }
+
+  TEST_CASE("serial: a dense sketch page naming a bucket twice is refused") {
+    // One integer page of 40 values in buckets 0..6, made dense (cap 8, 4
+    // exact values per page), written by hand with bucket 0 twice: the
+    // counts add up to the page's count, but a bucket holds one count.
+    ByteWriter out;
+    out.u64(8);            // cap
+    out.u64(4);            // exact values per page
+    out.u64(0xffffffff);   // 32-bit count limit
+    out.i64(40);           // count
+    out.boolean(true);     // a sketch
+    out.boolean(true);     // integer keys
+    out.u64(1);            // pages
+    out.i64(0);            // page key
+    out.i64(40);           // page count
+    out.boolean(true);     // dense
+    out.u64(7);            // nonzero buckets
+    const std::uint32_t buckets[] = {0, 1, 2, 3, 4, 0, 6};
+    const std::uint64_t counts[] = {6, 6, 6, 6, 6, 5, 5};
+    for (int i = 0; i < 7; ++i) {
+      out.u32(buckets[i]);
+      out.u64(counts[i]);
+    }
+    QuantileStore q;
+    CHECK_THROWS_AS(from_bytes(out.data(), q), RuntimeFailure);
+    // The same buckets in order, each once, load.
+    ByteWriter good;
+    for (const std::uint64_t v : {8ULL, 4ULL, 0xffffffffULL}) good.u64(v);
+    good.i64(40);
+    good.boolean(true);
+    good.boolean(true);
+    good.u64(1);
+    good.i64(0);
+    good.i64(40);
+    good.boolean(true);
+    good.u64(7);
+    for (std::uint32_t b = 0; b < 7; ++b) {
+      good.u32(b);
+      good.u64(b < 5 ? 6 : 5);
+    }
+    QuantileStore loaded;
+    from_bytes(good.data(), loaded);
+    CHECK(loaded.count() == 40);
+    CHECK(to_bytes(loaded) == good.data());
+  }
 }

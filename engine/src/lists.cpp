@@ -44,7 +44,8 @@ Range parse_range(std::string_view item, const std::vector<std::string_view>& pa
 // Expands a range with exact arithmetic on the index, so 0.1:1:+0.1 ends at 1.
 // Each value is rounded to 15 significant digits, the decimal the user meant
 // (0.1 + 2·0.1 is 0.30000000000000004 in binary; the range gives 0.3).
-std::vector<double> expand(std::string_view item, const Range& r) {
+// At most `room` values: one more throws.
+std::vector<double> expand(std::string_view item, const Range& r, std::size_t room) {
   std::vector<double> values;
   const double slack = 1e-9 * std::max(std::abs(r.first), std::abs(r.last));
   for (std::size_t i = 0;; ++i) {
@@ -53,7 +54,7 @@ std::vector<double> expand(std::string_view item, const Range& r) {
     const double v = std::strtod(fmt::format("{:.15g}", raw).c_str(), nullptr);
     if (v > r.last + slack) break;
     values.push_back(std::abs(v - r.last) <= slack ? r.last : v);
-    if (values.size() > kMaxListLength) {
+    if (values.size() > room) {
       throw InputError(fmt::format("'{}': more than {} values", item, kMaxListLength));
     }
   }
@@ -62,13 +63,19 @@ std::vector<double> expand(std::string_view item, const Range& r) {
 
 std::vector<double> parse_items(std::string_view text) {
   if (text.empty()) throw InputError("empty list");
+  // The limit holds for the whole list, not for each item alone, so that
+  // neither the memory nor the time to expand it grows with the number of
+  // ranges in the text.
   std::vector<double> values;
   for (std::string_view item : split(text, ',')) {
     const auto parts = split(item, ':');
     if (parts.size() == 1) {
       values.push_back(parse_real(item));
+      if (values.size() > kMaxListLength) {
+        throw InputError(fmt::format("'{}': more than {} values", item, kMaxListLength));
+      }
     } else {
-      const auto expanded = expand(item, parse_range(item, parts));
+      const auto expanded = expand(item, parse_range(item, parts), kMaxListLength - values.size());
       values.insert(values.end(), expanded.begin(), expanded.end());
     }
   }

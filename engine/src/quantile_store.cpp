@@ -326,10 +326,14 @@ void QuantileStore::load(ByteReader& in) {
       }
       const std::size_t nonzero = in.length(12);
       std::int64_t in_page = 0;
+      std::uint32_t previous_bucket = 0;
       for (std::size_t j = 0; j < nonzero; ++j) {
         const std::uint32_t bucket = in.u32();
         const std::uint64_t n = in.u64();
         if (bucket >= kBuckets || n == 0 || n > static_cast<std::uint64_t>(page.count)) corrupt("a bucket out of range");
+        // save() writes the buckets in ascending order, each once.
+        if (j > 0 && bucket <= previous_bucket) corrupt("a bucket out of order or twice");
+        previous_bucket = bucket;
         if (page.counts64.empty()) {
           page.counts32[bucket] = static_cast<std::uint32_t>(n);
         } else {

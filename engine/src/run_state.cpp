@@ -59,6 +59,11 @@ CallState call_from_json(const nlohmann::json& j) {
   call.finished = j.at("finished").get<bool>();
   call.next = j.at("next").get<std::int64_t>();
   call.decided = j.at("decided").get<bool>();
+  const CallIdentity& id = call.identity;
+  if (id.reps < 1 || id.max_reps < 1 || id.block_reps < 1 || call.next < 0 ||
+      (id.target_rse && !(*id.target_rse > 0.0))) {
+    throw std::out_of_range("a run's plan out of range");
+  }
   for (const auto& node : j.at("nodes")) {
     NodeState n;
     n.level = node.at("level").get<int>();

@@ -39,12 +39,16 @@ std::string markdown_cell(const std::string& text) {
 }  // namespace
 
 PrintedNumber parse_printed(const std::string& printed) {
+  // The whole text is a finite number first (InputError otherwise); the
+  // exponent is then a decimal integer, read as a double so that no
+  // exponent, however long, overflows.
+  const double value = engine::parse_real(printed);
   const std::size_t e = printed.find_first_of("eE");
   const std::string mantissa = printed.substr(0, e);
-  const int exponent = e == std::string::npos ? 0 : std::stoi(printed.substr(e + 1));
+  const double exponent = e == std::string::npos ? 0.0 : engine::parse_real(printed.substr(e + 1));
   const std::size_t dot = mantissa.find('.');
-  const auto decimals = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
-  return {engine::parse_real(printed), std::pow(10.0, exponent - decimals)};
+  const auto decimals = dot == std::string::npos ? 0.0 : static_cast<double>(mantissa.size() - dot - 1);
+  return {value, std::pow(10.0, exponent - decimals)};
 }
 
 const char* to_string(ClaimVerdict verdict) {

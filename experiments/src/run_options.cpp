@@ -3,18 +3,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <thread>
 
 #include <fmt/format.h>
 #include <omp.h>
+#include <unistd.h>
 
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/memory_limit.hpp"
-#include "lbmc/engine/output_file.hpp"
-#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/run_journal.hpp"
 
 namespace lbmc::exp {
 
@@ -122,9 +123,16 @@ RunOptions check_run_options(const RunOptionsText& text) {
   }
   s.checkpoint = text.checkpoint;
   if (!text.checkpoint.empty()) {
-    // Checks now that the file can be written there (the probe is removed).
-    const engine::OutputFile probe("--checkpoint", text.checkpoint);
-    if (probe.is_stdout()) throw InputError("--checkpoint: a state file cannot be standard output");
+    // The state is written beside its target and renamed over it: the
+    // folder must be writable, and the target, if any, a regular file.
+    const std::filesystem::path target(text.checkpoint);
+    const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
+    std::error_code ec;
+    if (text.checkpoint == "-" || std::filesystem::is_directory(target, ec) ||
+        (std::filesystem::exists(target, ec) && !std::filesystem::is_regular_file(target, ec)) ||
+        ::access(folder.c_str(), W_OK) != 0) {
+      throw InputError(fmt::format("--checkpoint '{}': cannot write a state file there", text.checkpoint));
+    }
     engine::RunJournal::get().record_to(text.checkpoint, every, s.plan.seed);
   }
   s.quiet = text.quiet;

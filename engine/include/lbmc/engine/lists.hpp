@@ -3,7 +3,8 @@
 // A list is comma-separated items; an item is a number or a range
 // `FIRST:LAST:*FACTOR` (geometric) or `FIRST:LAST:+STEP` (arithmetic),
 // inclusive of LAST when it is reached. Counts accept scientific notation
-// when the value is an integer ("1e6"). Errors are engine::InputError whose
+// when the value is an integer ("1e6"). A list holds at most 1,000,000
+// values, its ranges expanded. Errors are engine::InputError whose
 // message names the offending text; callers prefix the option name.
 #pragma once
 

@@ -45,6 +45,7 @@ struct PrintedNumber {
   double value;
   double unit;
 };
+//! Throws engine::InputError when `printed` is not a finite decimal number.
 PrintedNumber parse_printed(const std::string& printed);
 
 std::string claims_csv(const std::vector<Claim>& claims);
