@@ -417,6 +417,7 @@ TEST_SUITE("fast") {
     CHECK(check({"maxshift", "--n", "16", "--cov", csv.string()}) == 0);
     CHECK(check({"reproduce", "all", "--out", out.string()}) == 0);
     CHECK(check({"validate", "--only", "maxload"}) == 0);
+    CHECK(check({"dynamic", "--lemma1", "--p", "1:1e6:*10"}) == 0);
     CHECK_FALSE(fs::exists(csv));
     CHECK_FALSE(fs::exists(out));
     CHECK(check({"maxload", "--n", "0"}) == 2);

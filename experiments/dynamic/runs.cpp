@@ -290,6 +290,8 @@ void run_fanouts(const DynamicOptions& o, const RunOptions& settings, Report& re
 
 double largest_nu(const DynamicOptions& o) {
   if (!o.nu.empty()) return *std::max_element(o.nu.begin(), o.nu.end());
+  // Lemma 1 draws p exponentials; the searches choose their own ν.
+  if (o.lemma1 || o.isoefficiency || o.optimize_fanout || o.optimize_nu) return 1.0;
   double most = 1.0;
   for (const std::int64_t p : o.p)
     for (const double lambda : o.lambda)

@@ -59,8 +59,8 @@ struct DynamicOptions {
 DynamicOptions check_dynamic_options(const DynamicOptionsText& text);
 
 //! The largest ν of the points the options name: the largest --nu, or with
-//! ν auto (ρ = 1) the largest λ·t1/p over p, λ and t1 (1 for λ = inf).
-//! The searches of --optimize-nu and --isoefficiency choose their own.
+//! ν auto (ρ = 1) the largest λ·t1/p over p, λ and t1 (1 for λ = inf);
+//! 1 for --lemma1 and for the searches, which choose their own.
 double largest_nu(const DynamicOptions& options);
 
 //! Runs the selected mode, adding rows and run records to `report`.
