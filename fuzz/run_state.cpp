@@ -2,7 +2,10 @@
 // `extend` and `merge` read.
 //
 // Design note
-// - Input: the bytes of a file. The seeds are real checkpoints.
+// - Input: the bytes of a file (the seeds are real checkpoints). When the
+//   first byte is 'B', the rest is taken as a body instead, and given the
+//   header and checksum of a good file, so that mutations reach the CBOR
+//   body and its checks rather than stopping at the checksum.
 // - decode_run_state either returns a state or throws engine::InputError
 //   (not a state file, another format version, a wrong checksum, a
 //   truncated or malformed body). A decoded state encodes to bytes that
@@ -17,6 +20,8 @@
 #include <cstring>
 #include <vector>
 
+#include <boost/crc.hpp>
+
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/run_state.hpp"
 
@@ -29,8 +34,25 @@ void check(bool ok) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::vector<std::byte> bytes(size);
-  if (size > 0) std::memcpy(bytes.data(), data, size);
+  std::vector<std::byte> bytes;
+  const auto append = [&](const void* from, std::size_t count) {
+    const auto* first = static_cast<const std::byte*>(from);
+    bytes.insert(bytes.end(), first, first + count);
+  };
+  if (size > 0 && data[0] == 'B') {
+    // magic, format 1, body length, body, CRC-32 of all before it (little-endian)
+    append("LBMCSTATE\n", 10);
+    const std::uint32_t format = lbmc::engine::kRunStateFormat;
+    const std::uint64_t length = size - 1;
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::byte>(format >> (8 * i)));
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<std::byte>(length >> (8 * i)));
+    append(data + 1, size - 1);
+    boost::crc_32_type crc;
+    crc.process_bytes(bytes.data(), bytes.size());
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::byte>(crc.checksum() >> (8 * i)));
+  } else {
+    append(data, size);
+  }
   lbmc::engine::RunState state;
   try {
     state = lbmc::engine::decode_run_state(bytes, "fuzz");

@@ -68,7 +68,7 @@ CallState call_from_json(const nlohmann::json& j) {
     NodeState n;
     n.level = node.at("level").get<int>();
     n.index = node.at("index").get<std::int64_t>();
-    if (n.level < 0 || n.level > 62 || n.index < 0 || n.index > (std::int64_t{1} << (62 - n.level))) {
+    if (n.level < 0 || n.level > 62 || n.index < 0 || n.index >= (std::int64_t{1} << (62 - n.level))) {
       throw std::out_of_range("a node outside the block tree");
     }
     const auto& bytes = node.at("bytes").get_binary();
