@@ -30,6 +30,39 @@ std::uint32_t crc32_of(std::span<const std::byte> bytes) {
   return crc.checksum();
 }
 
+// The CBOR reader descends into nested arrays and maps by recursion; a body
+// nested deeper than a state ever is (4 levels) would exhaust the stack.
+// This SAX handler builds the document as nlohmann's own does but stops
+// the parse past kMaxDepth levels.
+class BoundedDepth final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit BoundedDepth(nlohmann::json& into) : dom_(into, false) {}
+  bool null() override { return dom_.null(); }
+  bool boolean(bool v) override { return dom_.boolean(v); }
+  bool number_integer(number_integer_t v) override { return dom_.number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) override { return dom_.number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) override { return dom_.number_float(v, s); }
+  bool string(string_t& v) override { return dom_.string(v); }
+  bool binary(binary_t& v) override { return dom_.binary(v); }
+  bool start_object(std::size_t n) override { return ++depth_ <= kMaxDepth && dom_.start_object(n); }
+  bool key(string_t& v) override { return dom_.key(v); }
+  bool end_object() override {
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) override { return ++depth_ <= kMaxDepth && dom_.start_array(n); }
+  bool end_array() override {
+    --depth_;
+    return dom_.end_array();
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  static constexpr int kMaxDepth = 16;
+  nlohmann::detail::json_sax_dom_parser<nlohmann::json> dom_;
+  int depth_ = 0;
+};
+
 nlohmann::json to_json(const CallState& call) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const NodeState& node : call.nodes) {
@@ -120,9 +153,12 @@ RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string
   if (tail.u32() != crc32_of(all.first(bytes.size() - 4))) throw fail("corrupted (the checksum does not match)");
   try {
     const auto body_bytes = all.subspan(header, length);
-    const nlohmann::json body = nlohmann::json::from_cbor(
-        reinterpret_cast<const std::uint8_t*>(body_bytes.data()),
-        reinterpret_cast<const std::uint8_t*>(body_bytes.data()) + body_bytes.size());
+    nlohmann::json body;
+    BoundedDepth sax(body);
+    const auto* first = reinterpret_cast<const std::uint8_t*>(body_bytes.data());
+    if (!nlohmann::json::sax_parse(first, first + body_bytes.size(), &sax, nlohmann::json::input_format_t::cbor)) {
+      throw std::runtime_error("not CBOR, or nested too deep");
+    }
     RunState state;
     state.version = body.at("version").get<std::string>();
     state.arguments = body.at("arguments").get<std::vector<std::string>>();
