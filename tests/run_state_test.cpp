@@ -116,17 +116,20 @@ TEST_SUITE("fast") {
     refused(other, "format version 2");
     std::vector<std::byte> csv(20, std::byte{'a'});
     refused(csv, "not an lbmc state file");
-    // A body of a million nested one-element arrays, under a good checksum,
-    // is refused without exhausting the stack.
-    std::vector<std::byte> nested(bytes.begin(), bytes.begin() + 22);
-    nested.insert(nested.end(), 1'000'000, std::byte{0x81});
-    nested.push_back(std::byte{0xf6});
-    const std::uint64_t length = nested.size() - 22;
-    for (int i = 0; i < 8; ++i) nested[14 + static_cast<std::size_t>(i)] = static_cast<std::byte>(length >> (8 * i));
-    boost::crc_32_type crc;
-    crc.process_bytes(nested.data(), nested.size());
-    for (int i = 0; i < 4; ++i) nested.push_back(static_cast<std::byte>(crc.checksum() >> (8 * i)));
-    refused(nested, "nested too deep");
+    // Bodies of a million nested one-element arrays, or of a million nested
+    // chunks of an indefinite-length string, under a good checksum, are
+    // refused without exhausting the stack.
+    for (const std::byte nest : {std::byte{0x81}, std::byte{0x7f}}) {
+      std::vector<std::byte> nested(bytes.begin(), bytes.begin() + 22);
+      nested.insert(nested.end(), 1'000'000, nest);
+      nested.push_back(std::byte{0xf6});
+      const std::uint64_t length = nested.size() - 22;
+      for (int i = 0; i < 8; ++i) nested[14 + static_cast<std::size_t>(i)] = static_cast<std::byte>(length >> (8 * i));
+      boost::crc_32_type crc;
+      crc.process_bytes(nested.data(), nested.size());
+      for (int i = 0; i < 4; ++i) nested.push_back(static_cast<std::byte>(crc.checksum() >> (8 * i)));
+      refused(nested, "nested too deep");
+    }
   }
 
   TEST_CASE("run state: files are written whole, beside the target, and read back") {

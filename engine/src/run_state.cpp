@@ -30,10 +30,52 @@ std::uint32_t crc32_of(std::span<const std::byte> bytes) {
   return crc.checksum();
 }
 
-// The CBOR reader descends into nested arrays and maps by recursion; a body
-// nested deeper than a state ever is (4 levels) would exhaust the stack.
-// This SAX handler builds the document as nlohmann's own does but stops
-// the parse past kMaxDepth levels.
+// nlohmann's CBOR reader descends into nested arrays, maps and chunks of
+// indefinite-length strings by recursion, so a body nested deeper than a
+// state ever is (4 levels) could exhaust the stack. A state is checked
+// first, without recursion, to hold definite-length items only (what
+// encode_run_state writes) nested at most kMaxCborDepth deep; RFC 8949 §3
+// gives the layout of an item's head.
+constexpr std::size_t kMaxCborDepth = 16;
+
+bool shallow_definite_cbor(std::span<const std::byte> body) {
+  std::vector<std::uint64_t> open;  // items still to read in each open array or map
+  std::size_t at = 0;
+  open.push_back(1);  // the body is one item
+  while (!open.empty()) {
+    if (open.back() == 0) {
+      open.pop_back();
+      continue;
+    }
+    if (at >= body.size()) return false;
+    const auto head = static_cast<std::uint8_t>(body[at++]);
+    const int major = head >> 5;
+    const int info = head & 0x1f;
+    if (info >= 28) return false;  // reserved, or indefinite length
+    std::uint64_t value = static_cast<std::uint64_t>(info);
+    if (info >= 24) {
+      const std::size_t width = std::size_t{1} << (info - 24);
+      if (body.size() - at < width) return false;
+      value = 0;
+      for (std::size_t i = 0; i < width; ++i) value = (value << 8) | static_cast<std::uint8_t>(body[at++]);
+    }
+    --open.back();
+    if (major == 2 || major == 3) {  // byte or text string
+      if (value > body.size() - at) return false;
+      at += static_cast<std::size_t>(value);
+    } else if (major == 4 || major == 5) {  // array, map
+      if (value > body.size() - at) return false;  // each element takes a byte at least
+      if (open.size() >= kMaxCborDepth) return false;
+      open.push_back(major == 5 ? 2 * value : value);
+    } else if (major == 6) {  // a tag: one more item follows at this level
+      ++open.back();
+    }
+  }
+  return at == body.size();
+}
+
+// Builds the document as nlohmann's own handler does, refusing nesting past
+// kMaxCborDepth (checked already; kept as a guard).
 class BoundedDepth final : public nlohmann::json_sax<nlohmann::json> {
  public:
   explicit BoundedDepth(nlohmann::json& into) : dom_(into, false) {}
@@ -58,7 +100,7 @@ class BoundedDepth final : public nlohmann::json_sax<nlohmann::json> {
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
-  static constexpr int kMaxDepth = 16;
+  static constexpr int kMaxDepth = static_cast<int>(kMaxCborDepth);
   nlohmann::detail::json_sax_dom_parser<nlohmann::json> dom_;
   int depth_ = 0;
 };
@@ -153,6 +195,7 @@ RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string
   if (tail.u32() != crc32_of(all.first(bytes.size() - 4))) throw fail("corrupted (the checksum does not match)");
   try {
     const auto body_bytes = all.subspan(header, length);
+    if (!shallow_definite_cbor(body_bytes)) throw std::runtime_error("not CBOR, or nested too deep");
     nlohmann::json body;
     BoundedDepth sax(body);
     const auto* first = reinterpret_cast<const std::uint8_t*>(body_bytes.data());
