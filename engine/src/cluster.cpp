@@ -19,7 +19,7 @@ namespace {
 
 int g_rank = 0;
 int g_size = 1;
-bool g_mpi = false;
+[[maybe_unused]] bool g_mpi = false;  // MPI_Init ran (read only in the MPI build)
 // The failure met in an exchange; no exchange follows it.
 std::optional<RemoteFailure> g_failure;
 
