@@ -88,10 +88,10 @@ int Report::finish() {
 
   if (settings_.slice) {
     if (!settings_.quiet) {
-      std::fprintf(stderr, "lbmc %s: blocks %lld to %lld of every point written to %s (lbmc merge combines slices)\n",
+      std::fprintf(stderr, "lbmc %s: the slice --blocks %lld:%lld of every point written to %s (lbmc merge combines "
+                   "slices)\n",
                    table_.experiment.c_str(), static_cast<long long>(settings_.plan.first_block),
-                   static_cast<long long>(settings_.plan.first_block + settings_.plan.block_count - 1),
-                   settings_.checkpoint.c_str());
+                   static_cast<long long>(settings_.plan.block_count), settings_.checkpoint.c_str());
     }
     return 0;
   }
