@@ -109,7 +109,7 @@ nlohmann::json to_json(const CallState& call) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const NodeState& node : call.nodes) {
     std::vector<std::uint8_t> bytes(node.bytes.size());
-    std::memcpy(bytes.data(), node.bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(bytes.data(), node.bytes.data(), bytes.size());
     nodes.push_back({{"level", node.level}, {"index", node.index}, {"bytes", nlohmann::json::binary(std::move(bytes))}});
   }
   const CallIdentity& id = call.identity;
@@ -148,7 +148,7 @@ CallState call_from_json(const nlohmann::json& j) {
     }
     const auto& bytes = node.at("bytes").get_binary();
     n.bytes.resize(bytes.size());
-    std::memcpy(n.bytes.data(), bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(n.bytes.data(), bytes.data(), bytes.size());
     call.nodes.push_back(std::move(n));
   }
   return call;
@@ -316,7 +316,7 @@ RunState read_run_state(const std::string& path) {
   if (!in) throw InputError(fmt::format("state file '{}': cannot be read ({})", path, std::strerror(errno)));
   std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<std::byte> bytes(raw.size());
-  std::memcpy(bytes.data(), raw.data(), raw.size());
+  if (!raw.empty()) std::memcpy(bytes.data(), raw.data(), raw.size());
   return decode_run_state(bytes, path);
 }
 
