@@ -32,9 +32,9 @@ class ExtendCommand final : public Command {
   void attach(CLI::App& app) override {
     app.add_option("state", path_, "the state file its --checkpoint wrote")->required();
     app.add_option("--reps", reps_text_, "replications per point, more than the run had")->required();
-    app.add_option("--threads", threads_, "OpenMP threads (default: all)");
-    app.add_option("--csv", csv_, "write tidy CSV to FILE, or - for stdout (default: as stored)");
-    app.add_option("--json", json_, "write JSON to FILE, or - for stdout (default: as stored)");
+    app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
+    app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout (default: as stored)");
+    app.add_option("--json", overrides_.json, "write JSON to FILE, or - for stdout (default: as stored)");
   }
 
   int run(const std::string&) override {
@@ -50,10 +50,8 @@ class ExtendCommand final : public Command {
     }
     if (has("--blocks")) throw engine::InputError(fmt::format("state file '{}': a slice; merge the slices first", path_));
     if (reps < 1) throw engine::InputError(fmt::format("--reps: '{}' must be >= 1", reps_text_));
-    std::vector<std::string> extended = with_option(arguments, "--reps", std::to_string(reps));
-    extended = with_option(std::move(extended), "--threads", threads_);
-    extended = with_option(std::move(extended), "--csv", csv_);
-    extended = with_option(std::move(extended), "--json", json_);
+    std::vector<std::string> extended =
+        with_overrides(with_option(arguments, "--reps", std::to_string(reps)), overrides_);
     options_checked();
     return run_stored(std::move(state), std::move(extended), true);
   }
@@ -61,9 +59,7 @@ class ExtendCommand final : public Command {
  private:
   std::string path_;
   std::string reps_text_;
-  std::string threads_;
-  std::string csv_;
-  std::string json_;
+  StoredRunOverrides overrides_;
 };
 
 }  // namespace

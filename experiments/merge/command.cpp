@@ -37,9 +37,9 @@ class MergeCommand final : public Command {
 
   void attach(CLI::App& app) override {
     app.add_option("states", paths_, "the slices' state files")->required();
-    app.add_option("--threads", threads_, "OpenMP threads (default: all)");
-    app.add_option("--csv", csv_, "write tidy CSV to FILE, or - for stdout");
-    app.add_option("--json", json_, "write JSON (rows and run metadata) to FILE, or - for stdout");
+    app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
+    app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout");
+    app.add_option("--json", overrides_.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
     app.add_flag("--quiet", quiet_, "no seed, timing or progress lines on stderr");
     app.footer(
         "Slices: lbmc COMMAND ... --seed S --blocks FIRST:COUNT --checkpoint FILE, for contiguous block ranges that\n"
@@ -63,10 +63,7 @@ class MergeCommand final : public Command {
       }
     }
     engine::RunState merged = engine::merge_slices(states, paths_);
-    std::vector<std::string> arguments = common_arguments(merged.arguments);
-    arguments = with_option(std::move(arguments), "--threads", threads_);
-    arguments = with_option(std::move(arguments), "--csv", csv_);
-    arguments = with_option(std::move(arguments), "--json", json_);
+    std::vector<std::string> arguments = with_overrides(common_arguments(merged.arguments), overrides_);
     if (quiet_) arguments.push_back("--quiet");
     options_checked();
     return run_stored(std::move(merged), std::move(arguments));
@@ -74,9 +71,7 @@ class MergeCommand final : public Command {
 
  private:
   std::vector<std::string> paths_;
-  std::string threads_;
-  std::string csv_;
-  std::string json_;
+  StoredRunOverrides overrides_;
   bool quiet_ = false;
 };
 

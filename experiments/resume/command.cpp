@@ -22,9 +22,9 @@ class ResumeCommand final : public Command {
 
   void attach(CLI::App& app) override {
     app.add_option("state", path_, "the state file")->required();
-    app.add_option("--threads", threads_, "OpenMP threads (default: all)");
-    app.add_option("--csv", csv_, "write tidy CSV to FILE, or - for stdout (default: as stored)");
-    app.add_option("--json", json_, "write JSON to FILE, or - for stdout (default: as stored)");
+    app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
+    app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout (default: as stored)");
+    app.add_option("--json", overrides_.json, "write JSON to FILE, or - for stdout (default: as stored)");
     app.footer(
         "The run goes on with the arguments stored in the state (seed included) and writes the bytes of the run\n"
         "had it never stopped; it keeps checkpointing to the file its --checkpoint names.");
@@ -33,18 +33,14 @@ class ResumeCommand final : public Command {
   int run(const std::string&) override {
     engine::RunState state = engine::read_run_state(path_);
     check_state_origin(state, path_);
-    std::vector<std::string> arguments = with_option(state.arguments, "--threads", threads_);
-    arguments = with_option(std::move(arguments), "--csv", csv_);
-    arguments = with_option(std::move(arguments), "--json", json_);
+    std::vector<std::string> arguments = with_overrides(state.arguments, overrides_);
     options_checked();
     return run_stored(std::move(state), std::move(arguments));
   }
 
  private:
   std::string path_;
-  std::string threads_;
-  std::string csv_;
-  std::string json_;
+  StoredRunOverrides overrides_;
 };
 
 }  // namespace

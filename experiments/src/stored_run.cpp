@@ -48,6 +48,12 @@ std::vector<std::string> with_option(std::vector<std::string> arguments, const s
   return arguments;
 }
 
+std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides) {
+  arguments = with_option(std::move(arguments), "--threads", overrides.threads);
+  arguments = with_option(std::move(arguments), "--csv", overrides.csv);
+  return with_option(std::move(arguments), "--json", overrides.json);
+}
+
 void check_state_origin(const engine::RunState& state, const std::string& path) {
   if (state.version != engine::version_line()) {
     throw engine::InputError(

@@ -20,6 +20,15 @@ std::vector<std::string> without_option(const std::vector<std::string>& argument
 std::vector<std::string> with_option(std::vector<std::string> arguments, const std::string& option,
                                      const std::string& value);
 
+//! The options a stored run may take anew, none of which changes a byte of
+//! its results: --threads, --csv, --json (each when not empty).
+struct StoredRunOverrides {
+  std::string threads;
+  std::string csv;
+  std::string json;
+};
+std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides);
+
 //! Throws InputError naming `path` unless `state` was written by this lbmc
 //! and stores a command line.
 void check_state_origin(const engine::RunState& state, const std::string& path);
