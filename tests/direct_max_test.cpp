@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/direct_max.hpp"
 #include "lbmc/exp/maxload.hpp"
 
@@ -42,6 +43,27 @@ TEST_SUITE("fast") {
     CHECK(exp::choose_max_method(dist::Poisson{10}, 1) == exp::MaxMethod::brute);
     CHECK(exp::choose_max_method(dist::Normal{0, 1}, 16) == exp::MaxMethod::brute);
     CHECK(exp::choose_max_method(dist::Normal{0, 1}, 64) == exp::MaxMethod::direct);
+    // Wide integer maxima: a table of ~45000 cells is worth building for
+    // n = 1e15 (not for n = 1000); past 2^24 cells only a huge n searches.
+    CHECK(exp::choose_max_method(dist::Poisson{1e8}, 1000) == exp::MaxMethod::brute);
+    CHECK(exp::choose_max_method(dist::Poisson{1e8}, 1'000'000'000'000'000) == exp::MaxMethod::direct);
+    CHECK(exp::choose_max_method(dist::Binomial{std::int64_t{1} << 53, 0.5}, 1'000'000) == exp::MaxMethod::brute);
+    CHECK(exp::choose_max_method(dist::Binomial{std::int64_t{1} << 53, 0.5}, std::int64_t{1} << 26) ==
+          exp::MaxMethod::direct);
+  }
+
+  TEST_CASE("direct max: the anchored mass run of a wide table matches the law's cdf cell by cell") {
+    // Poisson(1e6), n = 7: 600 cells around the median, anchors every 256.
+    const dist::LoadLaw law = dist::Poisson{1e6};
+    const double centre = analytic::max_quantile(law, 7, 0.5);
+    const std::vector<double> run = analytic::max_mass_run(law, 7, centre - 300, centre + 299);
+    REQUIRE(run.size() == 600);
+    for (std::size_t i = 0; i < run.size(); ++i) {
+      const double k = centre - 300 + static_cast<double>(i);
+      CAPTURE(k);
+      CHECK(std::abs(run[i] - analytic::max_pdf(law, 7, k)) <= 1e-12 * analytic::max_pdf(law, 7, k));
+    }
+    CHECK_THROWS_AS(analytic::max_mass_run(dist::Normal{0, 1}, 7, 0, 1), engine::InputError);
   }
 
   TEST_CASE("direct max: integer draws stay inside the support and point masses are exact") {
@@ -106,6 +128,29 @@ TEST_SUITE("statistical") {
       const double q = direct.quantiles.quantile(0.95, 0.95).value;
       const double p = analytic::max_cdf(law, n, q);
       CHECK(std::abs(p - 0.95) <= 4 * std::sqrt(0.95 * 0.05 / 400'000.0));
+    }
+  }
+
+  TEST_CASE("direct max: wide tables and cdf searches draw the exact law of the maximum") {
+    // Poisson(1e8), n = 1000: a table of ~1.6e5 cells from the anchored mass
+    // run. Binomial(2^53, 1/2), n = 2^26: ~1e9 integers, no table; each draw
+    // searches the cdf.
+    struct Case {
+      dist::LoadLaw law;
+      std::int64_t n;
+      std::int64_t reps;
+    };
+    const Case cases[] = {{dist::Poisson{1e8}, 1000, 100'000},
+                          {dist::Binomial{std::int64_t{1} << 53, 0.5}, std::int64_t{1} << 26, 4'000}};
+    for (const auto& c : cases) {
+      CAPTURE(dist::to_spec(c.law));
+      const auto direct = simulate(c.law, c.n, c.reps, 305, exp::MaxMethod::direct);
+      const auto exact = analytic::max_moments(c.law, c.n);
+      CHECK(std::abs(direct.moments.mean() - exact.mean) <= 4 * direct.moments.mean_se());
+      CHECK(std::abs(direct.moments.variance() - exact.variance) <= 4 * direct.moments.variance_se());
+      // A shift of one sd of Z in the law's location would be seen.
+      const auto shifted = analytic::max_moments(c.law, c.n * 4);
+      CHECK(std::abs(direct.moments.mean() - shifted.mean) > 4 * direct.moments.mean_se());
     }
   }
 

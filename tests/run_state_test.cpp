@@ -235,6 +235,22 @@ TEST_SUITE("statistical") {
     }
   }
 
+  TEST_CASE("interrupt: a second signal stops a block that never ends at once, with one line and no files left") {
+    // One replication of 4e18 normal draws: no block boundary for centuries.
+    const fs::path dir = scratch() / "endless";
+    fs::create_directories(dir);
+    const fs::path err = scratch() / "endless_err.txt";
+    const int code = shell(std::string(LBMC_BINARY) +
+                           " maxload --n 4e18 --method brute --reps 10 --seed 1 --quiet --csv " + (dir / "out.csv").string() +
+                           " --checkpoint " + (dir / "run.state").string() + " 2>" + err.string() +
+                           " & pid=$!; sleep 0.5; kill -TERM $pid; sleep 0.2; kill -TERM $pid; wait $pid");
+    CHECK(code == 130);
+    const std::string message = slurp(err);
+    CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+    CHECK(message.find("interrupted again") != std::string::npos);
+    CHECK(fs::is_empty(dir));  // neither the output nor its temporary file
+  }
+
   TEST_CASE("merge: slices run anywhere give the bytes of the whole run, and gaps, overlaps and strangers are refused") {
     const std::string bin = LBMC_BINARY;
     const std::string run = bin + " maxshift --dist poisson:5 --dist normal:0,1 --n 64,1024 --reps 50001 --quiet";

@@ -356,6 +356,27 @@ double max_pdf(const LoadLaw& law, std::int64_t n, double x) {
   return dn * density * std::exp((dn - 1.0) * log_cdf(law, x));
 }
 
+std::vector<double> max_mass_run(const LoadLaw& law, std::int64_t n, double lo, double hi) {
+  require_n(n);
+  if (dist::is_continuous(law)) {
+    throw engine::InputError(fmt::format("mass table of the maximum: {} is not an integer law", dist::to_spec(law)));
+  }
+  const double dn = as_double(n);
+  const auto cells = static_cast<std::size_t>(hi - lo + 1.0);
+  const auto stride = static_cast<std::size_t>(kMassRunAnchorStride);
+  std::vector<double> mass(cells), below(cells), above(cells);  // P(X = k), F(k), P(X > k)
+  for (std::size_t i = 0; i < cells; ++i) mass[i] = dist::pdf(law, lo + static_cast<double>(i));
+  for (std::size_t first = 0; first < cells; first += stride) {
+    const std::size_t last = std::min(first + stride, cells) - 1;
+    below[first] = dist::cdf(law, lo + static_cast<double>(first));
+    for (std::size_t i = first + 1; i <= last; ++i) below[i] = below[i - 1] + mass[i];
+    above[last] = dist::ccdf(law, lo + static_cast<double>(last));
+    for (std::size_t i = last; i > first; --i) above[i - 1] = above[i] + mass[i];
+  }
+  for (std::size_t i = 0; i < cells; ++i) mass[i] = pow_n_mass(std::min(below[i], 1.0), above[i], mass[i], dn);
+  return mass;
+}
+
 double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
   require_n(n);
   if (!(alpha >= 0.0 && alpha <= 1.0)) {

@@ -1,25 +1,86 @@
-// SIGINT and SIGTERM flag.
+// SIGINT and SIGTERM: a flag for the driver, a grace period, and removal of
+// temporary files when the process must stop without unwinding.
+//
+// Everything the handlers touch is async-signal-safe: lock-free atomics,
+// fixed buffers, unlink, write, alarm and _exit.
 #include "lbmc/engine/interrupt.hpp"
 
+#include <array>
+#include <atomic>
 #include <csignal>
+#include <cstring>
+
+#include <unistd.h>
 
 namespace lbmc::engine {
 namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
 
-extern "C" void on_stop_signal(int) { g_interrupted = 1; }
+constexpr std::size_t kSlots = 32;
+constexpr std::size_t kPathBytes = 4096;
+std::array<std::array<char, kPathBytes>, kSlots> g_paths{};
+std::array<std::atomic<bool>, kSlots> g_used{};
+
+void write_stderr(const char* text) noexcept {
+  const std::size_t size = std::strlen(text);
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(STDERR_FILENO, text + done, size - done);
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+[[noreturn]] void stop_now(const char* line) noexcept {
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    if (g_used[i].load()) ::unlink(g_paths[i].data());
+  }
+  write_stderr(line);
+  ::_exit(130);
+}
+
+extern "C" void on_stop_signal(int) {
+  if (g_interrupted != 0) stop_now("lbmc: interrupted again: stopped at once, without a final checkpoint\n");
+  g_interrupted = 1;
+  ::alarm(kInterruptGraceSeconds);
+}
+
+extern "C" void on_grace_over(int) {
+  stop_now("lbmc: interrupted: no block boundary was reached within the grace period; stopped without a final "
+           "checkpoint\n");
+}
 
 }  // namespace
 
 void install_interrupt_handler() {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGALRM, on_grace_over);
   // A file past the size limit (ulimit -f) is a failed write, reported like
   // a full disk (exit 3, one line), not a signal that kills the run.
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
 bool interrupt_requested() noexcept { return g_interrupted != 0; }
+
+void interrupt_reached_boundary() noexcept {
+  if (g_interrupted != 0) ::alarm(0);
+}
+
+int register_temporary_file(const std::string& path) noexcept {
+  if (path.size() >= kPathBytes) return -1;
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    if (g_used[i].load()) continue;
+    std::memcpy(g_paths[i].data(), path.c_str(), path.size() + 1);
+    bool expected = false;
+    if (g_used[i].compare_exchange_strong(expected, true)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void unregister_temporary_file(int slot) noexcept {
+  if (slot >= 0 && static_cast<std::size_t>(slot) < kSlots) g_used[static_cast<std::size_t>(slot)].store(false);
+}
 
 }  // namespace lbmc::engine

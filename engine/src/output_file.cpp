@@ -14,6 +14,7 @@
 
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/interrupt.hpp"
 
 namespace lbmc::engine {
 namespace {
@@ -59,22 +60,26 @@ OutputFile::OutputFile(std::string option, std::string path)
     throw InputError(fmt::format("{} '{}': cannot write there ({})", option_, path_, std::strerror(errno)));
   }
   temp_path_ = name.data();
+  temp_slot_ = register_temporary_file(temp_path_);
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
     : option_(std::move(other.option_)),
       path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
+      temp_slot_(other.temp_slot_),
       fd_(other.fd_),
       discard_(other.discard_),
       in_place_(other.in_place_) {
   other.fd_ = -1;
   other.temp_path_.clear();
+  other.temp_slot_ = -1;
 }
 
 OutputFile::~OutputFile() {
   if (fd_ >= 0) ::close(fd_);
   if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  unregister_temporary_file(temp_slot_);
 }
 
 void OutputFile::commit(const std::string& content) {
@@ -105,6 +110,8 @@ void OutputFile::commit(const std::string& content) {
     throw RuntimeFailure(fmt::format("cannot rename into {}: {}", path_, std::strerror(errno)));
   }
   temp_path_.clear();
+  unregister_temporary_file(temp_slot_);
+  temp_slot_ = -1;
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/serial.hpp"
 
@@ -221,6 +222,10 @@ void write_run_state(const std::string& path, const RunState& state) {
   name.push_back('\0');
   const int fd = ::mkstemp(name.data());
   if (fd < 0) throw RuntimeFailure(fmt::format("cannot write state file {}: {}", path, std::strerror(errno)));
+  struct Registered {
+    int slot;
+    ~Registered() { unregister_temporary_file(slot); }
+  } const registered{register_temporary_file(name.data())};
   const auto failed = [&](const char* what) {
     const std::string message = fmt::format("cannot {} state file {}: {}", what, path, std::strerror(errno));
     ::close(fd);

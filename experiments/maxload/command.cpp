@@ -136,8 +136,8 @@ class MaxLoadCommand final : public Command {
     app.add_option("--n", n_text_, "processors: list or range, e.g. 16,64 or 16:4096:*2")->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of Z, e.g. 0.5,0.95")->capture_default_str();
     app.add_option("--method", method_text_,
-                   "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for integer laws (n >= 2) "
-                   "and for continuous laws when n >= 64")
+                   "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for continuous laws when "
+                   "n >= 64, for integer laws (n >= 2) when the table of Z is small or cheaper than n draws")
         ->capture_default_str();
     add_run_options(app, run_text_);
     app.footer(

@@ -20,11 +20,34 @@ constexpr double kNegligible = 0x1p-64;
 // erfc_inv evaluated in double: a few ulp, against long double internally.
 const boost::math::policies::policy<boost::math::policies::promote_double<false>> kFastPolicy;
 constexpr double kMaxCells = 0x1p24;
+// Integer maxima whose table would pass kMaxCells are drawn by a search of
+// the cdf when n is at least this: ~60 cdf evaluations a draw (up to ~1 ms
+// each) against n draws of the law.
+constexpr double kSearchMinN = 0x1p26;
+
+// The smallest integer k >= from with P(Z > k) < 2^-64: doubling steps,
+// then bisection (P(Z > k) is monotone in k).
+double first_negligible_above(const dist::LoadLaw& law, std::int64_t n, double from) {
+  const auto negligible = [&](double k) { return k >= dist::support_max(law) || analytic::max_ccdf(law, n, k) < kNegligible; };
+  if (negligible(from)) return from;
+  double below = from;
+  double above = from;
+  for (double step = 1.0;; step *= 2.0) {
+    above = std::min(below + step, dist::support_max(law));
+    if (negligible(above)) break;
+    below = above;
+  }
+  while (above - below > 1.0) {
+    const double mid = below + std::floor((above - below) / 2.0);
+    (negligible(mid) ? above : below) = mid;
+  }
+  return above;
+}
 
 }  // namespace
 
 DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
-    : law_(law), per_n_(1.0 / static_cast<double>(n)), kind_(Kind::continuous) {
+    : law_(law), n_(n), per_n_(1.0 / static_cast<double>(n)), kind_(Kind::continuous) {
   if (n < 1) throw engine::InputError(fmt::format("maximum of n loads: n = {} must be >= 1", n));
   if (dist::variance(law) == 0.0) {
     kind_ = Kind::point;
@@ -36,17 +59,18 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
   // [lo, hi]: P(Z < lo) < 2^-64 and P(Z > hi) < 2^-64.
   double lo = analytic::max_quantile(law, n, kNegligible);
   while (lo > dist::support_min(law) && analytic::max_cdf(law, n, lo - 1) >= kNegligible) --lo;
-  double hi = analytic::max_quantile(law, n, 0.5);
-  while (analytic::max_ccdf(law, n, hi) >= kNegligible) {
-    if (hi - lo > kMaxCells) {
-      throw engine::RuntimeFailure(fmt::format("direct maximum of {}: the table would pass 2^24 cells",
-                                               dist::to_spec(law)));
-    }
-    ++hi;
+  const double hi = first_negligible_above(law, n, analytic::max_quantile(law, n, 0.5));
+  if (hi - lo >= kMaxCells) {
+    kind_ = Kind::search;
+    return;
   }
   std::vector<double> probs;
-  probs.reserve(static_cast<std::size_t>(hi - lo + 1));
-  for (double k = lo; k <= hi; ++k) probs.push_back(analytic::max_pdf(law, n, k));
+  if (hi - lo < kDirectTableMaxCells) {
+    probs.reserve(static_cast<std::size_t>(hi - lo + 1));
+    for (double k = lo; k <= hi; ++k) probs.push_back(analytic::max_pdf(law, n, k));
+  } else {
+    probs = analytic::max_mass_run(law, n, lo, hi);
+  }
   table_ = dist::InversionTable(lo, probs, analytic::max_cdf(law, n, lo - 1), analytic::max_ccdf(law, n, hi));
 }
 
@@ -75,6 +99,9 @@ double DirectMaxSampler::operator()(engine::Generator& gen) const {
     case Kind::point: return point_;
     // U^{1/n} = e^{−E/n} with E = −ln U standard exponential (ziggurat).
     case Kind::continuous: return from_exponential(unit_exponential_(gen) * per_n_);
+    // The smallest k with P(Z <= k) >= u, u uniform on the midpoints of the
+    // 2^-53 grid.
+    case Kind::search: return analytic::max_quantile(law_, n_, (static_cast<double>(gen() >> 11) + 0.5) * 0x1p-53);
     case Kind::table: {
       // Cells 0 and size()+1 are the tails of mass < 2^-64, which the 2^-63
       // thresholds leave empty; the clamp guards against their rounding.
@@ -116,9 +143,13 @@ MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {
   if (!dist::is_continuous(law)) {
     if (n < 2) return MaxMethod::brute;
     // The table spans the range where P(Z = k) >= 2^-64; the quantiles at
-    // 2^-64 and 1 − 2^-52 bound most of it, cheaply.
+    // 2^-64 and 1 − 2^-52 bound most of it, cheaply. A wide table costs about
+    // a mass evaluation a cell (~100 draws), built once; beyond kMaxCells the
+    // direct draws search the cdf (kSearchMinN).
     const double width = analytic::max_quantile(law, n, 1.0 - 0x1p-52) - analytic::max_quantile(law, n, kNegligible);
-    return width <= kDirectTableMaxCells ? MaxMethod::direct : MaxMethod::brute;
+    const auto dn = static_cast<double>(n);
+    const bool direct = width <= kDirectTableMaxCells || (width < kMaxCells && dn >= width) || dn >= kSearchMinN;
+    return direct ? MaxMethod::direct : MaxMethod::brute;
   }
   return n >= kDirectContinuousMinN ? MaxMethod::direct : MaxMethod::brute;
 }

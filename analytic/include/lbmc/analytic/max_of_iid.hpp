@@ -112,6 +112,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "lbmc/dist/laws.hpp"
 
@@ -131,6 +132,17 @@ double max_ccdf(const dist::LoadLaw& law, std::int64_t n, double x);
 //! F(x)^n · (-expm1(n·log1p(-P(X = x)/F(x)))) so it does not cancel.
 //! Throws engine::InputError for n < 1.
 double max_pdf(const dist::LoadLaw& law, std::int64_t n, double x);
+
+//! Integer laws: P(Z = k) for every integer k in [lo, hi], for tables too
+//! wide to evaluate the law's cdf at every cell (a Poisson(1e8) cdf costs
+//! ~0.1 ms, its mass ~0.2 us). F(k) and P(X > k) are exact (Boost) at one
+//! cell in kMassRunAnchorStride and carried to the others by adding masses
+//! P(X = j), upward for F and downward for the upper tail, so each stays a
+//! sum of positive terms (relative error below ~kMassRunAnchorStride ulp);
+//! each P(Z = k) is then formed as max_pdf forms it. Throws
+//! engine::InputError for n < 1 or a continuous law.
+inline constexpr std::int64_t kMassRunAnchorStride = 256;
+std::vector<double> max_mass_run(const dist::LoadLaw& law, std::int64_t n, double lo, double hi);
 
 //! The alpha-quantile of Z for alpha in [0,1]. Continuous laws:
 //! F^{-1}(alpha^{1/n}), computed as quantile_upper(-expm1(ln(alpha)/n)) when

@@ -178,7 +178,10 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
     }
   }
   if (failure) std::rethrow_exception(failure);
-  if (interrupt_requested()) throw Interrupted();
+  if (interrupt_requested()) {
+    interrupt_reached_boundary();
+    throw Interrupted();
+  }
 }
 
 //! This rank's share of blocks [first, last): contiguous, in rank order.

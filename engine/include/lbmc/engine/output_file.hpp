@@ -32,6 +32,7 @@ class OutputFile {
   std::string option_;
   std::string path_;
   std::string temp_path_;
+  int temp_slot_ = -1;  // interrupt.hpp's registry of files a forced stop removes
   int fd_ = -1;
   bool discard_ = false;
   bool in_place_ = false;

@@ -9,7 +9,12 @@
 //   table (the samplers' InversionTable), over the values outside of which
 //   each tail of Z holds less than 2^-64; those tails are below the 2^-63
 //   resolution of the table's thresholds and are never drawn. Range: the
-//   integers of the table.
+//   integers of the table. Tables of at most kDirectTableMaxCells cells take
+//   each P(Z = k) from the law's cdf (three evaluations a cell); wider ones
+//   from analytic::max_mass_run (one mass a cell, the cdf at every 256th).
+//   Past 2^24 cells there is no table: a draw is the smallest k with
+//   P(Z <= k) >= u, u on the midpoints of the 2^-53 grid, by a search of the
+//   cdf (analytic::max_quantile; ~60 cdf evaluations).
 // - Point masses return their value and draw nothing.
 // - fill() draws a whole block: the exponentials first, then normal and
 //   exponential maxima through the vectorised loops of direct_batch.hpp
@@ -34,8 +39,7 @@ namespace lbmc::exp {
 
 class DirectMaxSampler {
  public:
-  //! Throws engine::InputError for n < 1, engine::RuntimeFailure when an
-  //! integer law's table would exceed 2^24 cells.
+  //! Throws engine::InputError for n < 1.
   DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n);
 
   //! One draw of the maximum of n loads.
@@ -46,10 +50,11 @@ class DirectMaxSampler {
   void fill(engine::Generator& gen, std::span<double> out) const;
 
  private:
-  enum class Kind { point, continuous, table };
+  enum class Kind { point, continuous, table, search };
   // The continuous draw given x = E/n, E the standard exponential drawn.
   double from_exponential(double x) const;
   dist::LoadLaw law_;
+  std::int64_t n_;
   double per_n_;  // 1/n
   Kind kind_;
   double point_ = 0.0;
@@ -66,11 +71,12 @@ double log_one_minus_exp_neg(double x);
 enum class MaxMethod { brute, direct };
 
 //! `auto`: the direct method when it is expected to be faster: for integer
-//! laws at any n >= 2 (a table lookup replaces n draws) whose table of P(Z = k)
-//! would have at most kDirectTableMaxCells cells (its construction costs
-//! three cdf evaluations a cell: a Poisson(1e8) table would take a minute);
-//! for continuous laws when n >= kDirectContinuousMinN (a quantile evaluation
-//! costs about as much as that many draws).
+//! laws at n >= 2 whose table of P(Z = k) would have at most
+//! kDirectTableMaxCells cells (a table lookup replaces n draws), or at most
+//! 2^24 cells and no more than n (the table costs about one mass evaluation,
+//! ~100 draws, a cell), or any width when n >= 2^26 (a search of the cdf a
+//! draw); for continuous laws when n >= kDirectContinuousMinN (a quantile
+//! evaluation costs about as much as that many draws).
 inline constexpr std::int64_t kDirectContinuousMinN = 64;
 inline constexpr double kDirectTableMaxCells = 0x1p15;
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n);
