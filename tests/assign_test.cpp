@@ -51,7 +51,7 @@ TEST_SUITE("statistical") {
                             exact);
   }
 
-  TEST_CASE("assign: few tasks in many bins, counted from the sorted bins hit, match the exact multinomial") {
+  TEST_CASE("assign: few tasks in many bins - counted from the sorted bins hit - match the exact multinomial") {
     // N <= P/8 takes the sorted-indices path: at its edge and well inside.
     for (const auto& [n, p] : {std::pair<std::int64_t, std::int64_t>{125, 1000}, {20, 1000}}) {
       CAPTURE(n);

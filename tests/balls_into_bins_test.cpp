@@ -546,7 +546,7 @@ TEST_CASE("balls_into_bins grouping in one group counts the leading terms") {
   CHECK(an::efficiency_grouped_multinomial(1000000000, 2, 2, true) == 1.0);
 }
 
-TEST_CASE("balls_into_bins references beyond the lattice budget are unavailable, at once") {
+TEST_CASE("balls_into_bins references beyond the lattice budget are unavailable - at once") {
   // N/P = 1e8 and 1e9: one lattice evaluation would take ~1e11-1e13 terms
   CHECK_THROWS_AS(an::multinomial_max_moments(1000000000, 10), an::ReferenceUnavailable);
   CHECK_THROWS_AS(an::multinomial_max_moments(1000000000000, 1000), an::ReferenceUnavailable);

@@ -448,7 +448,7 @@ TEST_SUITE("fast") {
     }
   }
 
-  TEST_CASE("bridge: Shifted is the base law moved by s, to the last bit") {
+  TEST_CASE("bridge: Shifted is the base law moved by s - to the last bit") {
     // cdf, complement and pdf at x + s, quantiles minus s, mean minus s,
     // the variance unchanged, the second moment Var + (mean - s)^2: each the
     // same double as the base law's, for both laws and shifts of either sign.

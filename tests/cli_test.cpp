@@ -365,7 +365,7 @@ TEST_SUITE("fast") {
     CHECK(lbmc("maxload --n 4 --max-memory 4X --quiet").code == 2);
   }
 
-  TEST_CASE("cli: an allocation that fails anyway is exit 3 with one line, no crash and no file") {
+  TEST_CASE("cli: an allocation that fails anyway is exit 3 with one line - no crash and no file") {
     // --max-memory above the address-space limit lets the run start; its
     // arrays then cannot be allocated.
     if (kAddressSanitizer) return;

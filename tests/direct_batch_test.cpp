@@ -90,7 +90,7 @@ TEST_SUITE("fast") {
     CHECK(worst_normal <= 8.0);
   }
 
-  TEST_CASE("direct batch: NaN outside the domain, for the scalar path to fill") {
+  TEST_CASE("direct batch: NaN outside the domain - for the scalar path to fill") {
     const double per_n = 0.5;
     const std::vector<double> e = {0.0, 0x1p-1030, 1.9e-3, 1.0, 1e-4};  // x = e/2
     std::vector<double> out(e.size());
@@ -102,7 +102,7 @@ TEST_SUITE("fast") {
     CHECK(!std::isnan(out[4]));
   }
 
-  TEST_CASE("direct batch: fill() equals one draw at a time, to the last bits") {
+  TEST_CASE("direct batch: fill() equals one draw at a time - to the last bits") {
     for (const std::int64_t n : {2, 500, 65536}) {
       for (const dist::LoadLaw& law : {dist::LoadLaw{dist::Normal{1, 2}}, dist::LoadLaw{dist::Exponential{3}},
                                        dist::LoadLaw{dist::Uniform{0, 1}}, dist::LoadLaw{dist::Poisson{4}}}) {

@@ -114,7 +114,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("direct max: the vectorised path at n = 65536 has the exact mean, variance and 0.95 quantile") {
+  TEST_CASE("direct max: the vectorised path at n = 65536 has the exact mean - variance and 0.95 quantile") {
     // At this n nearly every draw goes through direct_batch's loops.
     const dist::LoadLaw laws[] = {dist::Normal{0, 1}, dist::Exponential{2}};
     for (const auto& law : laws) {

@@ -103,7 +103,7 @@ TEST_SUITE("fast") {
     CHECK(ext::log1p(-1.0L) == -std::numeric_limits<long double>::infinity());
   }
 
-  TEST_CASE("extended math: log_factorial against 26-digit references, both sides of the Stirling switch") {
+  TEST_CASE("extended math: log_factorial against 26-digit references - both sides of the Stirling switch") {
     struct FactorialCase {
       std::int64_t j;
       long double want;

@@ -632,7 +632,7 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(an::max_ceil_mean(dist::Normal{0.0, 1.0}, 5, 2), lbmc::engine::InputError);
   }
 
-  TEST_CASE("max_of_iid: beyond Boost's range the moments are unavailable, quantiles still exact") {
+  TEST_CASE("max_of_iid: beyond Boost's range the moments are unavailable - quantiles still exact") {
     // Boost's incomplete gamma series give up in the tails of Poisson laws
     // beyond a mean of ~1e10 (the quantile search then starts from the mean).
     const dist::LoadLaw law = dist::Poisson{1e12};

@@ -273,7 +273,7 @@ TEST_SUITE("statistical") {
     CHECK(one.w_prime_values.sorted_values() == two.w_prime_values.sorted_values());
   }
 
-  TEST_CASE("maxshift: P(D >= 1) and P(W' = 0) of integer loads, ties included, against enumeration") {
+  TEST_CASE("maxshift: P(D >= 1) and P(W' = 0) of integer loads - ties included - against enumeration") {
     // Integer loads put |V_k| exactly on X̄ (and V_k exactly on 0) often: a
     // decision by rounding biases both probabilities.
     const std::vector<double> binomial_4_half{1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0};
@@ -292,7 +292,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("maxshift: all-zero loads move nothing (D = 0), sparse Poisson loads") {
+  TEST_CASE("maxshift: all-zero loads move nothing (D = 0) - sparse Poisson loads") {
     // Poisson(0.01) on 10 processors: most replications hold no element at all.
     // Loads above 6 elements in total (probability 1.4e-9) are left out of the
     // enumeration.

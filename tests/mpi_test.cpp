@@ -152,7 +152,7 @@ TEST_SUITE("mpi") {
     CHECK(!fs::exists(csv));
   }
 
-  TEST_CASE("mpi: a checkpoint of 2 ranks stopped by SIGTERM resumes on 3 ranks, or one process, to the same bytes") {
+  TEST_CASE("mpi: a checkpoint of 2 ranks stopped by SIGTERM resumes on 3 ranks - or one process - to the same bytes") {
     const std::string tag = "--seed " + std::to_string(::getpid());
     const std::string args = "maxshift --dist poisson:5 --n 64,1024 --reps 2e5 " + tag;
     const std::string whole = csv_of(args, 0, 2);
@@ -180,7 +180,7 @@ TEST_SUITE("mpi") {
     }
   }
 
-  TEST_CASE("mpi: slices run on 2 ranks merge on 3 ranks, and extend on 2, to the bytes of one process") {
+  TEST_CASE("mpi: slices run on 2 ranks merge on 3 ranks - and extend on 2 - to the bytes of one process") {
     const std::string args = "maxload --dist poisson:7 --n 300 --method brute --reps 30001 --seed 17";
     const std::string whole = csv_of(args, 0, 2);
     const std::string mpi2 = kLaunch + " -np 2 " + LBMC_BINARY + " ";

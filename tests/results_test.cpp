@@ -48,7 +48,7 @@ TEST_SUITE("fast") {
     CHECK(t.notes.empty());
   }
 
-  TEST_CASE("results: a sample that cannot decide gives no verdict and a note, never a failure") {
+  TEST_CASE("results: a sample that cannot decide gives no verdict and a note - never a failure") {
     ResultTable t;
     t.param_names = {"n"};
     // Every replication equal (a rare event not seen): no spread to judge by.
@@ -74,7 +74,7 @@ TEST_SUITE("fast") {
     CHECK(t.notes[1].find("fewer than two replications") != std::string::npos);
   }
 
-  TEST_CASE("results: one-sided standard errors, open and closed sides") {
+  TEST_CASE("results: one-sided standard errors - open and closed sides") {
     ResultTable t;
     Estimate e{1.0, 0.5, 0.0, 3.0, 50};
     e.sided = SidedSe{0.25, std::numeric_limits<double>::infinity()};

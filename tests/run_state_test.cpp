@@ -132,7 +132,7 @@ TEST_SUITE("fast") {
     }
   }
 
-  TEST_CASE("run state: files are written whole, beside the target, and read back") {
+  TEST_CASE("run state: files are written whole - beside the target - and read back") {
     const fs::path path = scratch() / "s.state";
     write_run_state(path.string(), sample_state());
     CHECK(read_run_state(path.string()).arguments == sample_state().arguments);
@@ -142,7 +142,7 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(read_run_state((scratch() / "missing").string()), InputError);
   }
 
-  TEST_CASE("resume, extend, merge: bad state files are one line, exit 2, and no output file") {
+  TEST_CASE("resume - extend - merge: bad state files are one line - exit 2 - and no output file") {
     const fs::path good = scratch() / "good.state";
     write_run_state(good.string(), sample_state());  // another version's state
     std::vector<std::byte> truncated = encode_run_state(sample_state());
@@ -215,7 +215,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("resume: SIGKILL at several instants, mid-write included, leaves a checkpoint that resumes to the same bytes") {
+  TEST_CASE("resume: SIGKILL at several instants - mid-write included - leaves a checkpoint that resumes to the same bytes") {
     const std::string bin = LBMC_BINARY;
     const std::string run = bin + " maxshift --dist poisson:3 --n 256,2048 --reps 6e4 --seed 13 --threads 2 --quiet";
     const fs::path whole = scratch() / "whole.csv";
@@ -235,7 +235,7 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("interrupt: a second signal stops a block that never ends at once, with one line and no files left") {
+  TEST_CASE("interrupt: a second signal stops a block that never ends at once - with one line and no files left") {
     // One replication of 4e18 normal draws: no block boundary for centuries.
     const fs::path dir = scratch() / "endless";
     fs::create_directories(dir);
@@ -251,7 +251,7 @@ TEST_SUITE("statistical") {
     CHECK(fs::is_empty(dir));  // neither the output nor its temporary file
   }
 
-  TEST_CASE("merge: slices run anywhere give the bytes of the whole run, and gaps, overlaps and strangers are refused") {
+  TEST_CASE("merge: slices run anywhere give the bytes of the whole run - and gaps - overlaps and strangers are refused") {
     const std::string bin = LBMC_BINARY;
     const std::string run = bin + " maxshift --dist poisson:5 --dist normal:0,1 --n 64,1024 --reps 50001 --quiet";
     const fs::path whole = scratch() / "whole.csv";
@@ -293,7 +293,7 @@ TEST_SUITE("statistical") {
     refused(plain.string(), "not a slice");
   }
 
-  TEST_CASE("checkpoint: a disk that fills while checkpointing is exit 3 with one line, and the last checkpoint resumes") {
+  TEST_CASE("checkpoint: a disk that fills while checkpointing is exit 3 with one line - and the last checkpoint resumes") {
     // The file size limit (ulimit -f, KiB) stands for a full disk: the early
     // checkpoints fit, a later one (the stored maxima grow) does not.
     const std::string bin = LBMC_BINARY;

@@ -110,7 +110,7 @@ TEST_SUITE("fast") {
     CHECK(p2.trials() == p.trials());
   }
 
-  TEST_CASE("serial: quantile stores, exact and past the cap, report and merge as the saved ones") {
+  TEST_CASE("serial: quantile stores - exact and past the cap - report and merge as the saved ones") {
     auto gen = block_generator(2, 0);
     // Exact; integer sketch; float sketch with dense pages; and 64-bit counts.
     for (const bool integers : {true, false}) {
@@ -181,7 +181,7 @@ TEST_SUITE("fast") {
     CHECK(k2.mean_covariance(0, 1) == k.mean_covariance(0, 1));
   }
 
-  TEST_CASE("serial: truncated, extended or corrupt bytes are refused") {
+  TEST_CASE("serial: truncated - extended or corrupt bytes are refused") {
     Sample s;
     s.q.add(1.0);
     s.m.add(1.0);

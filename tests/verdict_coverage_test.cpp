@@ -125,7 +125,7 @@ void check_coverage(const Tally& tally) {
 }  // namespace
 
 TEST_SUITE("statistical") {
-  TEST_CASE("verdicts: correct runs rarely fail and 95% intervals cover, across seeds") {
+  TEST_CASE("verdicts: correct runs rarely fail and 95% intervals cover - across seeds") {
     struct Case {
       std::vector<std::string> args;
       int seeds;
