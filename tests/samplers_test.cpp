@@ -24,9 +24,13 @@
 #include <functional>
 #include <limits>
 #include <numbers>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
@@ -881,5 +885,81 @@ TEST_SUITE("fast") {
     // -0 is zero: the spec prints without a sign.
     CHECK(dist::to_spec(parse_load_law("constant:-0")) == "constant:0");
     CHECK(std::string(dist::law_ranges_help()).find("poisson:LAMBDA") != std::string::npos);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The task-time laws' samplers.
+
+TEST_SUITE("fast") {
+  TEST_CASE("samplers: task-time laws - the first outputs of a fixed seed and block are pinned") {
+    // The reproducibility contract (DESIGN §2), as for the papers' laws above.
+    constexpr std::uint64_t kSeed = 20240611;
+    constexpr std::uint64_t kBlock = 3;
+    auto first = [&](const auto& sampler) { return draw(sampler, kSeed, 6, kBlock); };
+    using V = std::vector<double>;
+    CHECK(first(dist::GammaSampler({2.5, 2.0})) == V{0x1.a006d7ca4da77p+2, 0x1.2d744322ce035p+0, 0x1.4651badc52f54p+2,
+                                                     0x1.05006e0daab1cp+4, 0x1.e3318bcc6dd7bp+1, 0x1.14cb41117dca6p+1});
+    CHECK(first(dist::GammaSampler({0.3, 1.0})) == V{0x1.b368f7ffd7d24p-1, 0x1.24d556cfddd0bp-7, 0x1.35403004c30e6p-8,
+                                                     0x1.562ce927a6a98p-5, 0x1.d36025bec9074p-5, 0x1.a10263c9dcef6p-1});
+    CHECK(first(dist::LognormalSampler({0.0, 0.5})) == V{0x1.60650dd0efc8ep+0, 0x1.cb8cf1410528cp+0,
+                                                         0x1.d66f19ae0f813p-2, 0x1.741cda470daa7p-1,
+                                                         0x1.2182db0ddbf27p+0, 0x1.490d54ca806f8p+0});
+    CHECK(first(dist::WeibullSampler({1.5, 2.0})) == V{0x1.2db1cc1ce63afp+1, 0x1.a502bba6f3504p+1,
+                                                       0x1.0047b8e54bd3dp+1, 0x1.09f2009188a4dp+0,
+                                                       0x1.26b241546ccdap+0, 0x1.d4cb2984f9c68p+0});
+    CHECK(first(dist::ParetoSampler({4.5, 1.0})) == V{0x1.542e67e6ce8acp+0, 0x1.990ddb778430dp+0, 0x1.3fd26e0a5968ap+0,
+                                                      0x1.163522501ec18p+0, 0x1.1a164f599dcadp+0, 0x1.37065772c3baap+0});
+    CHECK(first(dist::GeometricSampler({0.3})) == V{4, 6, 3, 2, 2, 3});
+    CHECK(first(dist::NegBinomialSampler({3.0, 0.4})) == V{5, 9, 7, 2, 1, 2});
+    CHECK(first(dist::NegBinomialSampler({1e3, 0.01})) == V{101291, 99991, 98514, 98556, 99512, 98109});
+    // The degenerate ends draw nothing.
+    engine::Generator gen = engine::block_generator(kSeed, kBlock);
+    const engine::Generator before = gen;
+    CHECK(dist::GeometricSampler({1.0})(gen) == 1.0);
+    CHECK(dist::NegBinomialSampler({2.0, 1.0})(gen) == 0.0);
+    CHECK((gen == before));
+  }
+
+  TEST_CASE("samplers: the negative binomial table and mixture switch where the table would pass 2^16 cells") {
+    CHECK_FALSE(dist::NegBinomialSampler({3.0, 0.4}).uses_mixture());
+    CHECK_FALSE(dist::NegBinomialSampler({0.5, 1e-3}).uses_mixture());
+    CHECK(dist::NegBinomialSampler({1e3, 0.01}).uses_mixture());
+    CHECK(dist::NegBinomialSampler({0.5, 1e-6}).uses_mixture());
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("samplers: task-time laws - goodness of fit by KS or chi-square on the exact law and moments") {
+    // Continuous laws: KS against Boost's cdf, moments (the variance's se
+    // needs a 4th moment: Pareto with ALPHA = 9), and the 1e-3 tail count.
+    const LoadLaw continuous[] = {dist::Gamma{2.5, 2.0},     dist::Gamma{0.3, 1.0},  dist::Lognormal{0.0, 0.5},
+                                  dist::Lognormal{1.0, 1.2}, dist::Weibull{1.5, 2.0}, dist::Weibull{0.5, 1.0},
+                                  dist::Pareto{9.0, 1.0},    dist::Gamma{1e6, 1e-3}};
+    std::uint64_t seed = 900;
+    for (const auto& law : continuous) {
+      CAPTURE(dist::to_spec(law));
+      const auto xs = dist::visit_sampler(law, [&](const auto& s) { return draw(s, ++seed, 400'000); });
+      check_continuous_law(xs, law);
+    }
+    // A heavy tail: KS only (the variance is infinite).
+    const LoadLaw heavy = dist::Pareto{1.5, 2.0};
+    check_ks(dist::visit_sampler(heavy, [&](const auto& s) { return draw(s, ++seed, 400'000); }), heavy);
+    // Integer laws: chi-square on Boost's exact cdf, table and mixture paths.
+    const LoadLaw integer[] = {dist::Geometric{0.3}, dist::Geometric{1e-4}, dist::NegBinomial{3.0, 0.4},
+                               dist::NegBinomial{0.5, 1e-3}, dist::NegBinomial{1e3, 0.01},
+                               dist::NegBinomial{0.5, 1e-6}};
+    for (const auto& law : integer) {
+      CAPTURE(dist::to_spec(law));
+      const auto xs = dist::visit_sampler(law, [&](const auto& s) { return draw(s, ++seed, 400'000); });
+      check_integer_law(xs, law, exact_cdf(law));
+    }
+  }
+
+  TEST_CASE("samplers: a wrong task-time law is detected") {
+    // Gamma draws tested against a gamma of 2% larger scale fail.
+    const auto xs = draw(dist::GammaSampler({2.5, 2.0}), 77, 400'000);
+    const double m = std::accumulate(xs.begin(), xs.end(), 0.0) / static_cast<double>(xs.size());
+    CHECK(std::abs(m - dist::mean(dist::Gamma{2.5, 2.04})) > 8.0 * std::sqrt(dist::variance(dist::Gamma{2.5, 2.0}) / 4e5));
   }
 }

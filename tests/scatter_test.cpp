@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
@@ -93,11 +94,14 @@ TEST_SUITE("fast") {
     CHECK(close(*analytic::scatter_exact_mean(dist::Exponential{3.0}, 10, 1000), 1.3528062047023063466, 1e5));
   }
 
-  TEST_CASE("scatter: constant tasks have no imbalance and other laws only asymptotic forms") {
+  TEST_CASE("scatter: constant tasks have no imbalance and laws without a known sum only asymptotic forms") {
     CHECK(*analytic::scatter_exact_quantile(dist::Constant{2.0}, 10, 100, 0.99) == 0.0);
     CHECK(*analytic::scatter_exact_mean(dist::Constant{2.0}, 10, 100) == 0.0);
     CHECK_FALSE(analytic::scatter_exact_quantile(dist::Uniform{0.0, 1.0}, 10, 100, 0.99).has_value());
-    CHECK_FALSE(analytic::scatter_exact_mean(dist::Poisson{3.0}, 10, 100).has_value());
+    CHECK_FALSE(analytic::scatter_exact_mean(dist::Lognormal{0.0, 1.0}, 10, 100).has_value());
+    // Poisson tasks: processor sums Poisson(30); l = (max of 100 sums)/30 - 1.
+    CHECK(*analytic::scatter_exact_mean(dist::Poisson{3.0}, 10, 100) ==
+          doctest::Approx(analytic::max_moments(dist::Poisson{30.0}, 100).mean / 30.0 - 1.0).epsilon(1e-15));
     CHECK_THROWS_AS(analytic::scatter_exact_mean(dist::Normal{0.0, 1.0}, 10, 100), engine::InputError);
     CHECK_THROWS_AS(analytic::scatter_scale(dist::Uniform{-2.0, 1.0}, 10), engine::InputError);
     const auto sample = simulate("constant:2", 10, 100, 1000, 1);

@@ -65,7 +65,7 @@ GumbelApprox gumbel_paper(const dist::LoadLaw& law, std::int64_t n) {
 
 std::optional<GumbelApprox> gumbel_norming(const dist::LoadLaw& law, std::int64_t n) {
   if (n < 1) throw engine::InputError(fmt::format("gumbel-norming: n = {} must be >= 1", n));
-  if (!dist::is_continuous(law)) return std::nullopt;
+  if (!dist::is_continuous(law) || dist::max_domain(law) == dist::MaxDomain::frechet) return std::nullopt;
   const double dn = static_cast<double>(n);
   // Mehrotra §3 (David 1970): F(a_n) = (n-1)/n, i.e. P(X > a_n) = 1/n, taken
   // from the upper tail so that 1/n keeps its digits for large n.

@@ -17,6 +17,7 @@
 #include <boost/math/policies/error_handling.hpp>
 #include <boost/math/quadrature/exp_sinh.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 #include <fmt/format.h>
 
 #include "lbmc/analytic/harmonic.hpp"
@@ -317,8 +318,35 @@ IntegerMoments integer_moments(const LoadLaw& law, std::int64_t n) {
   }
 }
 
+// Laws with finitely many values (an empirical sample of m values): each
+// distinct value a_j with P(Z = a_j) = F_j^n - F_{j-1}^n, F_j the count of
+// values <= a_j over m (exact), formed as pow_n_mass forms it.
+MaxMoments atom_moments(const LoadLaw& law, std::int64_t n) {
+  const dist::Atoms a = dist::atoms(law);
+  const double dn = as_double(n);
+  const double c = max_quantile(law, n, 0.5);
+  long double total = 0.0L;
+  long double first = 0.0L;
+  std::vector<double> mass(a.values.size());
+  double below = 0.0;
+  for (std::size_t j = 0; j < a.values.size(); ++j) {
+    below += a.counts[j];
+    mass[j] = pow_n_mass(below / a.total, (a.total - below) / a.total, a.counts[j] / a.total, dn);
+    total += mass[j];
+    first += static_cast<long double>(a.values[j] - c) * mass[j];
+  }
+  const double mean = c + static_cast<double>(first / total);
+  long double second = 0.0L;
+  for (std::size_t j = 0; j < a.values.size(); ++j) {
+    const long double d = static_cast<long double>(a.values[j] - mean);
+    second += d * d * mass[j];
+  }
+  return MaxMoments{mean, static_cast<double>(second / total)};
+}
+
 MaxMoments general_moments(const LoadLaw& law, std::int64_t n) {
   if (const auto* c = std::get_if<dist::Constant>(&law)) return MaxMoments{c->value, 0.0};
+  if (std::holds_alternative<dist::Empirical>(law)) return atom_moments(law, n);
   if (!dist::is_continuous(law)) return integer_moments(law, n).moments;
   if (const auto* g = std::get_if<dist::Normal>(&law)) {
     // Z = mu + sigma Z* with Z* the maximum of standard normals (Mehrotra §3).
@@ -395,6 +423,13 @@ double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
                       : dist::quantile(law, static_cast<double>(std::exp(log_root)));
   };
   if (dist::is_continuous(law)) return root();
+  if (std::holds_alternative<dist::Empirical>(law)) {
+    // The smallest value of the sample with F^n >= alpha.
+    const dist::Atoms a = dist::atoms(law);
+    const auto it = std::partition_point(a.values.begin(), a.values.end(),
+                                         [&](double v) { return max_cdf(law, n, v) < alpha; });
+    return it == a.values.end() ? a.values.back() : *it;
+  }
   // Integer laws: the smallest k with F(k)^n >= alpha, by the same evaluation
   // of F^n as max_cdf; Boost's root is only the starting guess (it can be off
   // by one after rounding, and by far more deep in the tails). Where Boost's
@@ -417,6 +452,17 @@ MaxMoments max_moments(const LoadLaw& law, std::int64_t n) {
     // (Rényi: the spacings of exponential order statistics are independent
     // Exp(mean m/k)).
     return MaxMoments{e->mean * harmonic(n), e->mean * e->mean * harmonic2(n)};
+  }
+  if (const auto* p = std::get_if<dist::Pareto>(&law)) {
+    // Z = XM·V^(-1/ALPHA) with V ~ Beta(1, n): E Z^r = XM^r Γ(n+1)Γ(1-r/ALPHA)/Γ(n+1-r/ALPHA)
+    // for r < ALPHA; the ratio Γ(n+1)/Γ(n+1-r/ALPHA) by Boost's tgamma_delta_ratio.
+    dist::require_finite_variance(law, "the exact moments of its maximum need both");
+    const auto raw = [&](double r) {
+      return boost::math::tgamma(1.0 - r / p->alpha, engine::MathPolicy()) *
+             boost::math::tgamma_delta_ratio(dn + 1.0, -r / p->alpha, engine::MathPolicy());
+    };
+    const double m1 = raw(1.0);
+    return MaxMoments{p->xm * m1, p->xm * p->xm * (raw(2.0) - m1 * m1)};
   }
   if (const auto* u = std::get_if<dist::Uniform>(&law)) {
     // (Z - a)/(b - a) ~ Beta(n, 1): mean n/(n+1), variance n/((n+1)^2 (n+2)).

@@ -125,6 +125,37 @@ GammaMaxTails gamma_max_tails(std::int64_t n, std::int64_t procs, double x) {
   return {std::exp(log_cdf), -std::expm1(log_cdf)};
 }
 
+// A processor's time t_p as shift + a law, where the sum of n iid task
+// times has a known law: gamma tasks Gamma(nK, THETA); Poisson(n LAMBDA);
+// binomial(nM, P); negative binomial(nR, P); geometric trials n +
+// NegBinomial(n, P) (failures). The sum law is built through its spec so that
+// the table's ranges apply (beyond them: no exact value).
+struct ProcessorSum {
+  double shift = 0.0;
+  dist::LoadLaw law;
+};
+std::optional<ProcessorSum> processor_sum(const dist::LoadLaw& task, std::int64_t n) {
+  const double dn = as_double(n);
+  std::string spec;
+  double shift = 0.0;
+  if (const auto* g = std::get_if<dist::Gamma>(&task)) spec = fmt::format("gamma:{},{}", dn * g->k, g->theta);
+  if (const auto* po = std::get_if<dist::Poisson>(&task)) spec = fmt::format("poisson:{}", dn * po->lambda);
+  if (const auto* b = std::get_if<dist::Binomial>(&task)) {
+    spec = fmt::format("binomial:{},{}", dn * static_cast<double>(b->trials), b->p);
+  }
+  if (const auto* nb = std::get_if<dist::NegBinomial>(&task)) spec = fmt::format("negbinomial:{},{}", dn * nb->r, nb->p);
+  if (const auto* ge = std::get_if<dist::Geometric>(&task)) {
+    spec = fmt::format("negbinomial:{},{}", dn, ge->p);
+    shift = dn;
+  }
+  if (spec.empty()) return std::nullopt;
+  try {
+    return ProcessorSum{shift, dist::parse_load_law(spec)};
+  } catch (const engine::InputError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 double scatter_gamma_cdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).cdf; }
@@ -145,7 +176,10 @@ std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int
     // t_p/m ~ Gamma(n, 1): l_c = G⁻¹(c^{1/N})/n − 1.
     return gamma_max_quantile(n, procs, c) / as_double(n) - 1.0;
   }
-  return std::nullopt;
+  // l_c = (shift + quantile of the maximum of N sums)/m_proc - 1.
+  const auto sum = processor_sum(task, n);
+  if (!sum) return std::nullopt;
+  return (sum->shift + max_quantile(sum->law, procs, c)) / (as_double(n) * dist::mean(task)) - 1.0;
 }
 
 std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs) {
@@ -154,7 +188,11 @@ std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t
   if (std::holds_alternative<dist::Normal>(task)) {
     return scatter_scale(task, n) * max_moments(dist::Normal{0.0, 1.0}, procs).mean;
   }
-  if (!std::holds_alternative<dist::Exponential>(task)) return std::nullopt;
+  if (!std::holds_alternative<dist::Exponential>(task)) {
+    const auto sum = processor_sum(task, n);
+    if (!sum) return std::nullopt;
+    return (sum->shift + max_moments(sum->law, procs).mean) / (as_double(n) * dist::mean(task)) - 1.0;
+  }
   // E l = med + ∫_med^∞ P(l > x) dx − ∫_{−1}^med P(l ≤ x) dx.
   const double a = as_double(n);
   const double med = gamma_max_quantile(n, procs, 0.5) / a - 1.0;

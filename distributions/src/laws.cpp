@@ -1,46 +1,49 @@
 // Parsing and analytic functions of the load laws, on Boost.Math with the
-// project policy. Degenerate laws (binomial with p in {0,1} or M = 0, Poisson
-// with lambda = 0, constant) are handled here as point masses because Boost
-// rejects some of them as parameters.
+// project policy, driven by the table of law facts (law_table.hpp).
+// Degenerate laws (binomial with p in {0,1} or M = 0, Poisson with
+// lambda = 0, geometric and negative binomial with p = 1, constant, an
+// empirical sample of one value) are handled here as point masses because
+// Boost rejects some of them as parameters. Geometric trials are Boost's
+// geometric failures plus one; empirical laws are computed from their sorted
+// sample.
 #include "lbmc/dist/laws.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/exponential.hpp>
+#include <boost/math/distributions/gamma.hpp>
+#include <boost/math/distributions/geometric.hpp>
+#include <boost/math/distributions/lognormal.hpp>
+#include <boost/math/distributions/negative_binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/pareto.hpp>
 #include <boost/math/distributions/poisson.hpp>
 #include <boost/math/distributions/uniform.hpp>
+#include <boost/math/distributions/weibull.hpp>
 #include <fmt/format.h>
 
+#include "law_table.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "lbmc/engine/memory_limit.hpp"
 
 namespace lbmc::dist {
 namespace {
 
 namespace bm = boost::math;
 using engine::InputError;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double parse_finite(std::string_view spec, std::string_view text, std::string_view what) {
-  try {
-    return engine::parse_real(text);
-  } catch (const InputError&) {
-    throw InputError(fmt::format("'{}': {} '{}' is not a finite number", spec, what, text));
-  }
-}
-
-void require(bool ok, std::string_view spec, std::string_view rule) {
-  if (!ok) throw InputError(fmt::format("'{}': {}", spec, rule));
-}
+using table::Facts;
+using table::kInf;
+using table::LawEntry;
 
 // A law's value when it is a point mass, nothing otherwise.
 std::optional<double> point_mass(const LoadLaw& law) {
@@ -52,92 +55,96 @@ std::optional<double> point_mass(const LoadLaw& law) {
   if (const auto* po = std::get_if<Poisson>(&law)) {
     if (po->lambda == 0.0) return 0.0;
   }
+  if (const auto* g = std::get_if<Geometric>(&law)) {
+    if (g->p == 1.0) return 1.0;
+  }
+  if (const auto* nb = std::get_if<NegBinomial>(&law)) {
+    if (nb->p == 1.0) return 0.0;
+  }
+  if (const auto* e = std::get_if<Empirical>(&law)) {
+    if (e->sample->sorted.front() == e->sample->sorted.back()) return e->sample->sorted.front();
+  }
   return std::nullopt;
 }
 
-auto boost_law(const Normal& l) { return bm::normal_distribution<double, engine::MathPolicy>(l.mu, l.sigma); }
+using Policy = engine::MathPolicy;
+auto boost_law(const Normal& l) { return bm::normal_distribution<double, Policy>(l.mu, l.sigma); }
 auto boost_law(const Binomial& l) {
-  return bm::binomial_distribution<double, engine::MathPolicy>(static_cast<double>(l.trials), l.p);
+  return bm::binomial_distribution<double, Policy>(static_cast<double>(l.trials), l.p);
 }
-auto boost_law(const Poisson& l) { return bm::poisson_distribution<double, engine::MathPolicy>(l.lambda); }
-auto boost_law(const Exponential& l) {
-  return bm::exponential_distribution<double, engine::MathPolicy>(1.0 / l.mean);
+auto boost_law(const Poisson& l) { return bm::poisson_distribution<double, Policy>(l.lambda); }
+auto boost_law(const Exponential& l) { return bm::exponential_distribution<double, Policy>(1.0 / l.mean); }
+auto boost_law(const Uniform& l) { return bm::uniform_distribution<double, Policy>(l.a, l.b); }
+auto boost_law(const Gamma& l) { return bm::gamma_distribution<double, Policy>(l.k, l.theta); }
+auto boost_law(const Lognormal& l) { return bm::lognormal_distribution<double, Policy>(l.mu, l.sigma); }
+auto boost_law(const Weibull& l) { return bm::weibull_distribution<double, Policy>(l.k, l.lambda); }
+auto boost_law(const Pareto& l) { return bm::pareto_distribution<double, Policy>(l.xm, l.alpha); }
+// Boost counts the failures before the first success; a geometric law here
+// counts the trials (shift_of).
+auto boost_law(const Geometric& l) { return bm::geometric_distribution<double, Policy>(l.p); }
+auto boost_law(const NegBinomial& l) { return bm::negative_binomial_distribution<double, Policy>(l.r, l.p); }
+
+// The amount added to the Boost law's values.
+template <class Law>
+constexpr double shift_of() {
+  return std::is_same_v<Law, Geometric> ? 1.0 : 0.0;
 }
-auto boost_law(const Uniform& l) { return bm::uniform_distribution<double, engine::MathPolicy>(l.a, l.b); }
 
 template <class Law>
-constexpr bool kIntegerLaw = std::is_same_v<Law, Binomial> || std::is_same_v<Law, Poisson>;
+constexpr bool kBoostLaw = !std::is_same_v<Law, Constant> && !std::is_same_v<Law, Empirical>;
 
-// Calls `f(boost_distribution)` for a non-degenerate law, or returns
-// `on_point(v)` for a point mass at v.
-template <class OnPoint, class F>
-double dispatch(const LoadLaw& law, OnPoint on_point, F f) {
+Facts facts_of(const LoadLaw& law) {
+  return std::visit([](const auto& l) { return LawEntry<std::decay_t<decltype(l)>>::facts(l); }, law);
+}
+
+// Calls `f(boost_distribution, integer, shift)` for a non-degenerate law
+// with a Boost.Math law, `on_empirical(sample)` for an empirical law, or
+// returns `on_point(v)` for a point mass at v.
+template <class OnPoint, class OnEmpirical, class F>
+double dispatch(const LoadLaw& law, OnPoint on_point, OnEmpirical on_empirical, F f) {
   if (const auto v = point_mass(law)) return on_point(*v);
   return std::visit(
       [&](const auto& l) -> double {
         using Law = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<Law, Constant>) {
+        if constexpr (std::is_same_v<Law, Empirical>) {
+          return on_empirical(*l.sample);
+        } else if constexpr (!kBoostLaw<Law>) {
           return on_point(l.value);  // unreachable: constants are point masses
         } else {
-          return f(boost_law(l), kIntegerLaw<Law>);
+          return f(boost_law(l), LawEntry<Law>::facts(l).integer_valued, shift_of<Law>());
         }
       },
       law);
 }
 
-// The facts of each law, one overload per law type, so that a law without
-// its overload does not compile. Supports are stated here rather than taken
-// from Boost, whose exponential support starts at the smallest normal double
-// instead of 0; a degenerate law's point mass overrides them (point_mass).
-struct LawFacts {
-  double support_min;
-  double support_max;
-  bool continuous;      // has a density
-  bool integer_valued;  // every value is an integer
-};
-LawFacts facts(const Normal&) { return {-kInf, kInf, true, false}; }
-LawFacts facts(const Binomial& l) { return {0.0, static_cast<double>(l.trials), false, true}; }
-LawFacts facts(const Poisson&) { return {0.0, kInf, false, true}; }
-LawFacts facts(const Exponential&) { return {0.0, kInf, true, false}; }
-LawFacts facts(const Uniform& l) { return {l.a, l.b, true, false}; }
-LawFacts facts(const Constant& l) { return {l.value, l.value, false, l.value == std::floor(l.value)}; }
-LawFacts facts_of(const LoadLaw& law) {
-  return std::visit([](const auto& l) { return facts(l); }, law);
+// Empirical laws: counts of the sorted sample.
+double count_at_most(const EmpiricalSample& s, double x) {
+  return static_cast<double>(std::upper_bound(s.sorted.begin(), s.sorted.end(), x) - s.sorted.begin());
+}
+double sample_size(const EmpiricalSample& s) { return static_cast<double>(s.sorted.size()); }
+
+// The smallest value v of the sample with reached(v), reached monotone.
+template <class Reached>
+double first_sample_value(const EmpiricalSample& s, Reached reached) {
+  const auto it = std::partition_point(s.sorted.begin(), s.sorted.end(), [&](double v) { return !reached(v); });
+  return it == s.sorted.end() ? s.sorted.back() : *it;
 }
 
-// Valid parameter ranges, one rule for every command (DESIGN §3). Every
-// value and moment a command forms must stay a finite double with room to
-// spare: sums of up to 2^62 values of magnitude 1e100 and their squares stay
-// below 1e238. A spread (SIGMA, B - A) below 1e-6 of the location's magnitude
-// would drown in the rounding of sums of the values (the relative error of a
-// centred prefix sum of n values is about |MU|/SIGMA * 2^-53 * sqrt(n)), and
-// one below 1e-100 would underflow in the variance.
-constexpr double kMaxMagnitude = 1e100;
-constexpr double kMinScale = 1e-100;
-constexpr double kMinRelativeSpread = 1e-6;
-// Boost.Math's incomplete gamma, behind the Poisson cdf, stops converging
-// beyond (its series exceed their iteration limit near the mean).
-constexpr double kMaxPoissonMean = 1e10;
-
-constexpr const char* kLawRanges =
-    "Laws and their valid ranges (the same for every command):\n"
-    "  normal:MU,SIGMA     |MU| <= 1e100, 1e-100 <= SIGMA <= 1e100, SIGMA >= 1e-6 |MU|\n"
-    "  binomial:M,P        M an integer in [0, 2^53], P in [0,1]\n"
-    "  poisson:LAMBDA      0 <= LAMBDA <= 1e10\n"
-    "  exponential:MEAN    1e-100 <= MEAN <= 1e100\n"
-    "  uniform:A,B         |A|, |B| <= 1e100, B - A >= 1e-100 and >= 1e-6 max(|A|,|B|)\n"
-    "  constant:V          |V| <= 1e100\n";
-
-void require_magnitude(double value, std::string_view spec, std::string_view name) {
-  require(std::abs(value) <= kMaxMagnitude, spec, fmt::format("|{}| must be <= 1e100", name));
-}
-
-void require_spread(double spread, double location, std::string_view spec, std::string_view what) {
-  require(spread >= kMinScale, spec, fmt::format("{} must be >= 1e-100", what));
-  require(spread >= kMinRelativeSpread * location, spec,
-          fmt::format("{} must be >= 1e-6 of the location's magnitude, or sums of the values lose their spread "
-                      "to rounding",
-                      what));
+// The third central moment, for the Cornish–Fisher start of the integer
+// quantile search.
+double third_central_moment(const LoadLaw& law) {
+  return std::visit(
+      [](const auto& l) -> double {
+        using Law = std::decay_t<decltype(l)>;
+        if constexpr (std::is_same_v<Law, Poisson>) return l.lambda;
+        if constexpr (std::is_same_v<Law, Binomial>) {
+          return static_cast<double>(l.trials) * l.p * (1 - l.p) * (1 - 2 * l.p);
+        }
+        if constexpr (std::is_same_v<Law, Geometric>) return (2 - l.p) * (1 - l.p) / (l.p * l.p * l.p);
+        if constexpr (std::is_same_v<Law, NegBinomial>) return l.r * (1 - l.p) * (2 - l.p) / (l.p * l.p * l.p);
+        return 0.0;
+      },
+      law);
 }
 
 // The smallest integer k with reached(k), by a search that starts at the
@@ -148,14 +155,7 @@ double integer_quantile_search(const LoadLaw& law, double z, Reached reached) {
   const double lo = support_min(law);
   const double hi = support_max(law);
   const double sd = std::sqrt(variance(law));
-  const double third = std::visit(
-      [](const auto& l) -> double {
-        using Law = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<Law, Poisson>) return l.lambda;
-        if constexpr (std::is_same_v<Law, Binomial>) return static_cast<double>(l.trials) * l.p * (1 - l.p) * (1 - 2 * l.p);
-        return 0.0;
-      },
-      law);  // the third central moment
+  const double third = third_central_moment(law);
   double k = std::clamp(std::floor(mean(law) + sd * (z + (z * z - 1.0) * third / (6.0 * sd * sd * sd))), lo, hi);
   double below = 0.0;  // not reached (lo - 1 stands for "below the support")
   double above = 0.0;  // reached
@@ -214,100 +214,145 @@ double checked_integer_quantile(const LoadLaw& law, double z, BoostQuantile boos
   return integer_quantile_search(law, z, reached);
 }
 
+// Empirical samples by file, read once per process.
+std::mutex g_samples_mutex;
+std::map<std::string, std::shared_ptr<const EmpiricalSample>> g_samples;
+
+// Folds the entries of the table: f(LawEntry<Law>{}) for every Law of LoadLaw.
+template <class F>
+void for_each_entry(F f) {
+  [&]<class... Laws>(std::variant<Laws...>*) { (f(LawEntry<Laws>{}), ...); }(static_cast<LoadLaw*>(nullptr));
+}
+
+std::string table_help() {
+  std::string text = "Laws and their valid ranges (the same for every command):\n";
+  for_each_entry([&](auto entry) { text += fmt::format("  {}\n", decltype(entry)::help); });
+  return text;
+}
+
+std::string law_names() {
+  std::string names;
+  for_each_entry([&](auto entry) { names += fmt::format("{}{}", names.empty() ? "" : ", ", decltype(entry)::name); });
+  return names;
+}
+
 }  // namespace
 
-const char* law_ranges_help() { return kLawRanges; }
+Empirical table::LawEntry<Empirical>::parse(std::string_view spec, std::string_view params) {
+  require(!params.empty(), spec, "expected empirical:FILE or empirical:FILE:COLUMN");
+  // FILE:COLUMN when the part after the last colon is not a path's tail.
+  std::string path(params);
+  std::string column;
+  if (const std::size_t colon = params.rfind(':'); colon != std::string_view::npos && colon > 0 &&
+                                                   params.substr(colon + 1).find('/') == std::string_view::npos) {
+    path = std::string(params.substr(0, colon));
+    column = std::string(params.substr(colon + 1));
+  }
+  const std::string key = path + '\n' + column;
+  const std::lock_guard lock(g_samples_mutex);
+  auto& held = g_samples[key];
+  if (!held) {
+    try {
+      held = std::make_shared<const EmpiricalSample>(read_empirical_sample(path, column, engine::available_memory()));
+    } catch (...) {
+      g_samples.erase(key);
+      throw;
+    }
+    const auto& sorted = held->sorted;
+    if (std::max(std::abs(sorted.front()), std::abs(sorted.back())) > table::kMaxMagnitude) {
+      const std::string message = fmt::format("'{}': a value's magnitude passes 1e100", spec);
+      g_samples.erase(key);
+      throw InputError(message);
+    }
+  }
+  return Empirical{held, std::string(params)};
+}
+
+const std::string& law_ranges_help() {
+  static const std::string text = table_help();
+  return text;
+}
 
 LoadLaw parse_load_law(std::string_view spec) {
   const std::size_t colon = spec.find(':');
   if (colon == std::string_view::npos) {
-    throw InputError(fmt::format(
-        "'{}': expected NAME:PARAMS, one of normal:MU,SIGMA binomial:M,P poisson:LAMBDA "
-        "exponential:MEAN uniform:A,B constant:V",
-        spec));
+    throw InputError(fmt::format("'{}': expected NAME:PARAMS, NAME one of {}", spec, law_names()));
   }
   const std::string_view name = spec.substr(0, colon);
-  const std::vector<std::string_view> args = engine::split(spec.substr(colon + 1), ',');
-  auto expect_args = [&](std::size_t count, std::string_view form) {
-    require(args.size() == count, spec, fmt::format("expected {}", form));
-  };
-  if (name == "normal") {
-    expect_args(2, "normal:MU,SIGMA");
-    const Normal law{parse_finite(spec, args[0], "MU"), parse_finite(spec, args[1], "SIGMA")};
-    require_magnitude(law.mu, spec, "MU");
-    require(law.sigma > 0.0, spec, "SIGMA must be > 0");
-    require(law.sigma <= kMaxMagnitude, spec, "SIGMA must be <= 1e100");
-    require_spread(law.sigma, std::abs(law.mu), spec, "SIGMA");
-    return law;
-  }
-  if (name == "binomial") {
-    expect_args(2, "binomial:M,P");
-    const double trials = parse_finite(spec, args[0], "M");
-    require(trials >= 0.0, spec, "M must be >= 0");
-    require(trials == std::floor(trials) && trials <= 0x1.0p53, spec,
-            "M must be an integer (at most 2^53)");
-    const Binomial law{static_cast<std::int64_t>(trials), parse_finite(spec, args[1], "P")};
-    require(law.p >= 0.0 && law.p <= 1.0, spec, "P must be in [0,1]");
-    return law;
-  }
-  if (name == "poisson") {
-    expect_args(1, "poisson:LAMBDA");
-    const Poisson law{parse_finite(spec, args[0], "LAMBDA")};
-    require(law.lambda >= 0.0, spec, "LAMBDA must be >= 0");
-    require(law.lambda <= kMaxPoissonMean, spec, "LAMBDA must be <= 1e10 (where the Poisson cdf is computed exactly)");
-    return law;
-  }
-  if (name == "exponential") {
-    expect_args(1, "exponential:MEAN");
-    const Exponential law{parse_finite(spec, args[0], "MEAN")};
-    require(law.mean > 0.0, spec, "MEAN must be > 0");
-    require(law.mean >= kMinScale && law.mean <= kMaxMagnitude, spec, "MEAN must be in [1e-100, 1e100]");
-    return law;
-  }
-  if (name == "uniform") {
-    expect_args(2, "uniform:A,B");
-    const Uniform law{parse_finite(spec, args[0], "A"), parse_finite(spec, args[1], "B")};
-    require_magnitude(law.a, spec, "A");
-    require_magnitude(law.b, spec, "B");
-    require(law.a < law.b, spec, "A must be < B");
-    require_spread(law.b - law.a, std::max(std::abs(law.a), std::abs(law.b)), spec, "B - A");
-    return law;
-  }
-  if (name == "constant") {
-    expect_args(1, "constant:V");
-    const Constant law{parse_finite(spec, args[0], "V")};
-    require_magnitude(law.value, spec, "V");
-    return law;
-  }
-  throw InputError(fmt::format(
-      "'{}': unknown law '{}' (normal, binomial, poisson, exponential, uniform, constant)", spec,
-      name));
+  std::optional<LoadLaw> law;
+  for_each_entry([&](auto entry) {
+    using Entry = decltype(entry);
+    if (!law && name == Entry::name) law = Entry::parse(spec, spec.substr(colon + 1));
+  });
+  if (!law) throw InputError(fmt::format("'{}': unknown law '{}' ({})", spec, name, law_names()));
+  return *law;
 }
 
 std::string to_spec(const LoadLaw& law) {
   return std::visit(
-      [](const auto& l) -> std::string {
-        using Law = std::decay_t<decltype(l)>;
-        if constexpr (std::is_same_v<Law, Normal>) return fmt::format("normal:{},{}", l.mu, l.sigma);
-        if constexpr (std::is_same_v<Law, Binomial>) return fmt::format("binomial:{},{}", l.trials, l.p);
-        if constexpr (std::is_same_v<Law, Poisson>) return fmt::format("poisson:{}", l.lambda);
-        if constexpr (std::is_same_v<Law, Exponential>) return fmt::format("exponential:{}", l.mean);
-        if constexpr (std::is_same_v<Law, Uniform>) return fmt::format("uniform:{},{}", l.a, l.b);
-        if constexpr (std::is_same_v<Law, Constant>) return fmt::format("constant:{}", l.value);
+      [](const auto& l) {
+        using Entry = LawEntry<std::decay_t<decltype(l)>>;
+        return fmt::format("{}:{}", Entry::name, Entry::parameters(l));
       },
       law);
 }
 
 bool is_continuous(const LoadLaw& law) { return facts_of(law).continuous; }
 
-bool is_integer_valued(const LoadLaw& law) { return facts_of(law).integer_valued; }
+bool is_integer_valued(const LoadLaw& law) {
+  if (const auto v = point_mass(law)) return *v == std::floor(*v);
+  return facts_of(law).integer_valued;
+}
+
+double finite_moment_order(const LoadLaw& law) { return facts_of(law).finite_moment_order; }
+
+void require_finite_variance(const LoadLaw& law, std::string_view what) {
+  if (finite_moment_order(law) > 2.0) return;
+  throw InputError(fmt::format("'{}': its {} is infinite (moments exist below order ALPHA only), and {}",
+                               to_spec(law), finite_moment_order(law) > 1.0 ? "variance" : "mean", what));
+}
+
+void require_nonnegative(const LoadLaw& law, std::string_view what) {
+  if (support_min(law) >= 0.0) return;
+  if (const auto* e = std::get_if<Empirical>(&law)) {
+    throw InputError(fmt::format("empirical:{}: line {}: the value {} is negative, and {}", e->source,
+                                 e->sample->first_negative_line, e->sample->first_negative, what));
+  }
+  throw InputError(fmt::format("'{}': values below 0 are possible, and {}", to_spec(law), what));
+}
+
+MaxDomain max_domain(const LoadLaw& law) {
+  if (point_mass(law)) return MaxDomain::none;
+  return facts_of(law).domain;
+}
+
+Atoms atoms(const LoadLaw& law) {
+  Atoms a;
+  const auto* e = std::get_if<Empirical>(&law);
+  if (e == nullptr) return a;
+  for (const double v : e->sample->sorted) {
+    if (a.values.empty() || a.values.back() != v) {
+      a.values.push_back(v);
+      a.counts.push_back(0.0);
+    }
+    a.counts.back() += 1.0;
+  }
+  a.total = static_cast<double>(e->sample->sorted.size());
+  return a;
+}
 
 double mean(const LoadLaw& law) {
-  return dispatch(law, [](double v) { return v; }, [](const auto& d, bool) { return bm::mean(d); });
+  if (finite_moment_order(law) <= 1.0) return kInf;
+  return dispatch(
+      law, [](double v) { return v; }, [](const EmpiricalSample& s) { return s.mean; },
+      [](const auto& d, bool, double shift) { return bm::mean(d) + shift; });
 }
 
 double variance(const LoadLaw& law) {
-  return dispatch(law, [](double) { return 0.0; }, [](const auto& d, bool) { return bm::variance(d); });
+  if (finite_moment_order(law) <= 2.0) return kInf;
+  return dispatch(
+      law, [](double) { return 0.0; }, [](const EmpiricalSample& s) { return s.variance; },
+      [](const auto& d, bool, double) { return bm::variance(d); });
 }
 
 double standard_deviation(const LoadLaw& law) { return std::sqrt(variance(law)); }
@@ -315,10 +360,11 @@ double standard_deviation(const LoadLaw& law) { return std::sqrt(variance(law));
 double cdf(const LoadLaw& law, double x) {
   return dispatch(
       law, [x](double v) { return x >= v ? 1.0 : 0.0; },
-      [x](const auto& d, bool integer) {
+      [x](const EmpiricalSample& s) { return count_at_most(s, x) / sample_size(s); },
+      [x](const auto& d, bool integer, double shift) {
         const double lo = bm::range(d).first;
         const double hi = bm::range(d).second;
-        const double at = integer ? std::floor(x) : x;
+        const double at = (integer ? std::floor(x) : x) - shift;
         if (at < lo) return 0.0;
         if (at >= hi) return 1.0;
         return bm::cdf(d, at);
@@ -328,10 +374,11 @@ double cdf(const LoadLaw& law, double x) {
 double ccdf(const LoadLaw& law, double x) {
   return dispatch(
       law, [x](double v) { return x >= v ? 0.0 : 1.0; },
-      [x](const auto& d, bool integer) {
+      [x](const EmpiricalSample& s) { return (sample_size(s) - count_at_most(s, x)) / sample_size(s); },
+      [x](const auto& d, bool integer, double shift) {
         const double lo = bm::range(d).first;
         const double hi = bm::range(d).second;
-        const double at = integer ? std::floor(x) : x;
+        const double at = (integer ? std::floor(x) : x) - shift;
         if (at < lo) return 1.0;
         if (at >= hi) return 0.0;
         return bm::cdf(bm::complement(d, at));
@@ -341,12 +388,17 @@ double ccdf(const LoadLaw& law, double x) {
 double pdf(const LoadLaw& law, double x) {
   return dispatch(
       law, [x](double v) { return x == v ? 1.0 : 0.0; },
-      [x](const auto& d, bool integer) {
+      [x](const EmpiricalSample& s) {
+        const auto [first, last] = std::equal_range(s.sorted.begin(), s.sorted.end(), x);
+        return static_cast<double>(last - first) / sample_size(s);
+      },
+      [x](const auto& d, bool integer, double shift) {
         if (integer && x != std::floor(x)) return 0.0;
+        const double at = x - shift;
         const double lo = bm::range(d).first;
         const double hi = bm::range(d).second;
-        if (x < lo || x > hi) return 0.0;
-        return bm::pdf(d, x);
+        if (at < lo || at > hi) return 0.0;
+        return bm::pdf(d, at);
       });
 }
 
@@ -354,12 +406,15 @@ double quantile(const LoadLaw& law, double p) {
   if (!(p >= 0.0 && p <= 1.0)) throw InputError(fmt::format("quantile level {} outside [0,1]", p));
   return dispatch(
       law, [](double v) { return v; },
-      [&](const auto& d, bool integer) {
+      [&](const EmpiricalSample& s) {
+        return first_sample_value(s, [&](double v) { return count_at_most(s, v) / sample_size(s) >= p; });
+      },
+      [&](const auto& d, bool integer, double shift) {
         if (p == 0.0) return support_min(law);
         if (p == 1.0) return support_max(law);
         if (!integer) return bm::quantile(d, p);
-        const double z = bm::quantile(bm::normal_distribution<double, engine::MathPolicy>(), p);
-        return checked_integer_quantile(law, z, [&] { return bm::quantile(d, p); },
+        const double z = bm::quantile(bm::normal_distribution<double, Policy>(), p);
+        return checked_integer_quantile(law, z, [&] { return bm::quantile(d, p) + shift; },
                                         [&](double k) { return cdf(law, k) >= p; });
       });
 }
@@ -368,12 +423,16 @@ double quantile_upper(const LoadLaw& law, double q) {
   if (!(q >= 0.0 && q <= 1.0)) throw InputError(fmt::format("tail level {} outside [0,1]", q));
   return dispatch(
       law, [](double v) { return v; },
-      [&](const auto& d, bool integer) {
+      [&](const EmpiricalSample& s) {
+        return first_sample_value(
+            s, [&](double v) { return (sample_size(s) - count_at_most(s, v)) / sample_size(s) <= q; });
+      },
+      [&](const auto& d, bool integer, double shift) {
         if (q == 1.0) return support_min(law);
         if (q == 0.0) return support_max(law);
         if (!integer) return bm::quantile(bm::complement(d, q));
-        const double z = bm::quantile(bm::complement(bm::normal_distribution<double, engine::MathPolicy>(), q));
-        return checked_integer_quantile(law, z, [&] { return bm::quantile(bm::complement(d, q)); },
+        const double z = bm::quantile(bm::complement(bm::normal_distribution<double, Policy>(), q));
+        return checked_integer_quantile(law, z, [&] { return bm::quantile(bm::complement(d, q)) + shift; },
                                         [&](double k) { return ccdf(law, k) <= q; });
       });
 }

@@ -55,6 +55,7 @@ std::optional<dist::LoadLaw> parse_shape(const char* option, const std::string& 
   if (text.empty()) return std::nullopt;
   const dist::LoadLaw law = parse_option(option, text, dist::parse_load_law);
   const double m = dist::mean(law);
+  if (std::holds_alternative<dist::Empirical>(law)) dist::require_nonnegative(law, std::string(option) + " needs times >= 0");
   if (!(dist::support_min(law) >= 0.0) || !(m > 0.0))
     throw InputError(fmt::format("{} '{}': the law must be nonnegative with a positive mean", option, text));
   return law;

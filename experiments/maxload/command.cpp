@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "lbmc/analytic/frechet.hpp"
 #include "lbmc/analytic/gumbel.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
@@ -97,7 +98,19 @@ MaxLoadReferences references_for(const MaxLoadPoint& point, const std::vector<do
     }
   }
   const bool spread = dist::variance(point.law) > 0.0;
-  if (point.n >= 2 && spread) {
+  const bool frechet = dist::max_domain(point.law) == dist::MaxDomain::frechet;
+  if (const auto* pareto = std::get_if<dist::Pareto>(&point.law)) {
+    const analytic::FrechetApprox limit = analytic::frechet_limit(*pareto, point.n);
+    refs.mean.push_back({"frechet", ReferenceKind::asymptotic, analytic::mean(limit)});
+    refs.variance.push_back({"frechet", ReferenceKind::asymptotic, analytic::variance(limit)});
+    for (std::size_t i = 0; i < alphas.size(); ++i) {
+      refs.quantiles[i].push_back({"frechet", ReferenceKind::asymptotic, analytic::quantile(limit, alphas[i])});
+    }
+    table.note_unavailable(params, "mean", "gumbel-paper",
+                           "the maximum of a law with a polynomial tail is in the Frechet domain of attraction, "
+                           "not the Gumbel one: the paper's Gumbel forms do not apply");
+  }
+  if (point.n >= 2 && spread && !frechet) {
     const analytic::GumbelApprox paper = analytic::gumbel_paper(point.law, point.n);
     refs.mean.push_back({"gumbel-paper", ReferenceKind::asymptotic, analytic::mean(paper)});
     refs.variance.push_back({"gumbel-paper", ReferenceKind::asymptotic, analytic::variance(paper)});
@@ -129,8 +142,7 @@ class MaxLoadCommand final : public Command {
   }
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "load law, repeatable: normal:MU,SIGMA binomial:M,P poisson:LAMBDA "
-                                     "exponential:MEAN uniform:A,B constant:V")
+    app.add_option("--dist", dists_, "load law, repeatable: any law of the table below")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->capture_default_str();
     app.add_option("--n", n_text_, "processors: list or range, e.g. 16,64 or 16:4096:*2")->capture_default_str();
@@ -143,7 +155,8 @@ class MaxLoadCommand final : public Command {
     app.footer(
         "Output columns: experiment,dist,n,statistic,... Statistics of Z in load units: mean, variance,\n"
         "q<alpha>. References: exact (from F^n; pass/fail), gumbel-paper (a_n=b_n=sqrt(2 ln n)),\n"
-        "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws), log-p (exponential).\n" +
+        "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws in the Gumbel domain),\n"
+        "log-p (exponential), frechet (pareto: a_n = XM n^(1/ALPHA); the Gumbel forms do not apply).\n" +
         std::string(dist::law_ranges_help()));
   }
 

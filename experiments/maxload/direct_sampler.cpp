@@ -55,6 +55,16 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
     return;
   }
   if (dist::is_continuous(law)) return;
+  if (std::holds_alternative<dist::Empirical>(law)) {
+    // A table over the sample's distinct values.
+    kind_ = Kind::atoms;
+    atoms_ = dist::atoms(law).values;
+    std::vector<double> probs;
+    probs.reserve(atoms_.size());
+    for (const double a : atoms_) probs.push_back(analytic::max_pdf(law, n, a));
+    table_ = dist::InversionTable(0.0, probs, 0.0, 0.0);
+    return;
+  }
   kind_ = Kind::table;
   // [lo, hi]: P(Z < lo) < 2^-64 and P(Z > hi) < 2^-64.
   double lo = analytic::max_quantile(law, n, kNegligible);
@@ -102,6 +112,7 @@ double DirectMaxSampler::operator()(engine::Generator& gen) const {
     // The smallest k with P(Z <= k) >= u, u uniform on the midpoints of the
     // 2^-53 grid.
     case Kind::search: return analytic::max_quantile(law_, n_, (static_cast<double>(gen() >> 11) + 0.5) * 0x1p-53);
+    case Kind::atoms: return atoms_[std::clamp<std::size_t>(table_.locate(gen() >> 1), 1, table_.size()) - 1];
     case Kind::table: {
       // Cells 0 and size()+1 are the tails of mass < 2^-64, which the 2^-63
       // thresholds leave empty; the clamp guards against their rounding.
@@ -142,6 +153,7 @@ void DirectMaxSampler::fill(engine::Generator& gen, std::span<double> out) const
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {
   if (!dist::is_continuous(law)) {
     if (n < 2) return MaxMethod::brute;
+    if (std::holds_alternative<dist::Empirical>(law)) return MaxMethod::direct;  // a table of its values
     // The table spans the range where P(Z = k) >= 2^-64; the quantiles at
     // 2^-64 and 1 − 2^-52 bound most of it, cheaply. A wide table costs about
     // a mass evaluation a cell (~100 draws), built once; beyond kMaxCells the

@@ -105,6 +105,7 @@ class ScatterCommand final : public Command {
 
   int run(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
+      if (std::holds_alternative<dist::Empirical>(law)) dist::require_nonnegative(law, "task times must be >= 0");
       return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
     });
     const auto tasks =

@@ -146,6 +146,10 @@ std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
   std::vector<dist::LoadLaw> laws;
   for (const auto& spec : specs) {
     laws.push_back(parse_option("--dist", spec, dist::parse_load_law));
+    parse_option("--dist", spec, [&](const std::string&) {
+      dist::require_finite_variance(laws.back(), "every statistic of this command needs its mean and variance");
+      return 0;
+    });
     if (const char* why = requirement ? requirement(laws.back()) : nullptr) {
       throw InputError(fmt::format("--dist '{}': {}", spec, why));
     }

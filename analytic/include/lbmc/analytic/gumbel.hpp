@@ -58,7 +58,7 @@ GumbelApprox gumbel_paper(const dist::LoadLaw& law, std::int64_t n);
 //! The general norming constants (Mehrotra §3 after David 1970):
 //! a_n = F^{-1}(1 - 1/n) and b_n = n f(a_n), so E ~ a_n + gamma/b_n,
 //! Var ~ pi^2/(6 b_n^2), quantile a_n - ln(-ln alpha)/b_n. Returns nothing for
-//! integer-valued laws (binomial, Poisson, constant) and where a_n is not
+//! laws without a density, for laws in the Fréchet domain (Pareto), and where a_n is not
 //! finite or f(a_n) = 0 (e.g. n = 1 for unbounded laws). Throws
 //! engine::InputError for n < 1.
 std::optional<GumbelApprox> gumbel_norming(const dist::LoadLaw& law, std::int64_t n);

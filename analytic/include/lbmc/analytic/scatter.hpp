@@ -11,6 +11,9 @@
 //      normal tasks: t_p ~ Normal(n·μ, √n·σ), l_c = (σ√n/(n·m))·Φ⁻¹(c^{1/N});
 //      exponential tasks: t_p ~ Gamma(n, scale m) (Boost.Math, upper tail);
 //      constant tasks: l = 0;
+//      gamma(K, THETA) tasks: t_p ~ Gamma(nK, THETA); Poisson, binomial and
+//      negative binomial tasks: sums of the same family; geometric trials:
+//      t_p = n + NegBinomial(n, P) failures;
 //    E l likewise (normal: the standard-normal maximum of max_of_iid.hpp;
 //    Gamma: quadrature of P(l > x) and P(l ≤ x) as in max_of_iid.cpp);
 //  - Salmon's asymptotic forms, built on the CLT, the union bound
@@ -63,13 +66,15 @@ double normal_limit_confidence(std::int64_t procs, double constant);
 double scatter_scale(const dist::LoadLaw& task, std::int64_t n);
 
 //! The exact c-quantile of l when the per-processor sum has a known law
-//! (normal, exponential, constant tasks); empty for other laws. Throws
+//! (normal, exponential, constant tasks; gamma, Poisson, binomial, negative
+//! binomial and geometric tasks through the law of their processor sums,
+//! within the law table's ranges); empty for other laws. Throws
 //! engine::InputError for n < 1, procs < 1, c outside (0, 1) or a task law
 //! with mean ≤ 0.
 std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs,
                                              double c);
 
-//! The exact E l for normal, exponential and constant tasks; empty for other
+//! The exact E l for the laws of scatter_exact_quantile; empty for other
 //! laws. Same preconditions as scatter_exact_quantile.
 std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs);
 

@@ -10,7 +10,9 @@
 //   each with its own generator. Building is the expensive part (tables): build
 //   once per parameter point, outside the replication loop (visit_sampler).
 // - Files: ziggurat.hpp (normal, exponential), discrete_samplers.hpp
-//   (Poisson, binomial), log_pmf.hpp (their probabilities), sampler_support.hpp
+//   (Poisson, binomial), task_time_samplers.hpp (gamma, lognormal, Weibull,
+//   Pareto, geometric, negative binomial, empirical), log_pmf.hpp (Poisson
+//   and binomial probabilities), sampler_support.hpp
 //   (no fused multiply-add; generator hand-off to cold paths); here uniform,
 //   constant, sampler_for_t and visit_sampler. Each file's note has the details.
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b. The constant
@@ -29,6 +31,7 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
 #include "lbmc/dist/sampler_support.hpp"
+#include "lbmc/dist/task_time_samplers.hpp"
 #include "lbmc/dist/ziggurat.hpp"
 #include "lbmc/engine/rng.hpp"
 
@@ -90,6 +93,13 @@ PoissonSampler sampler_type(const Poisson&);
 ExponentialSampler sampler_type(const Exponential&);
 UniformSampler sampler_type(const Uniform&);
 ConstantSampler sampler_type(const Constant&);
+GammaSampler sampler_type(const Gamma&);
+LognormalSampler sampler_type(const Lognormal&);
+WeibullSampler sampler_type(const Weibull&);
+ParetoSampler sampler_type(const Pareto&);
+GeometricSampler sampler_type(const Geometric&);
+NegBinomialSampler sampler_type(const NegBinomial&);
+EmpiricalSampler sampler_type(const Empirical&);
 //! The sampler type of a law type: sampler_for_t<Normal> is NormalSampler, ...
 template <class Law>
 using sampler_for_t = decltype(sampler_type(std::declval<const Law&>()));

@@ -15,6 +15,8 @@
 //   Past 2^24 cells there is no table: a draw is the smallest k with
 //   P(Z <= k) >= u, u on the midpoints of the 2^-53 grid, by a search of the
 //   cdf (analytic::max_quantile; ~60 cdf evaluations).
+// - Empirical laws: inversion of a table of P(Z = a) over the sample's
+//   distinct values a. Range: the sample's values.
 // - Point masses return their value and draw nothing.
 // - fill() draws a whole block: the exponentials first, then normal and
 //   exponential maxima through the vectorised loops of direct_batch.hpp
@@ -29,6 +31,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "lbmc/dist/discrete_samplers.hpp"
 #include "lbmc/dist/ziggurat.hpp"
@@ -50,7 +53,7 @@ class DirectMaxSampler {
   void fill(engine::Generator& gen, std::span<double> out) const;
 
  private:
-  enum class Kind { point, continuous, table, search };
+  enum class Kind { point, continuous, table, search, atoms };
   // The continuous draw given x = E/n, E the standard exponential drawn.
   double from_exponential(double x) const;
   dist::LoadLaw law_;
@@ -60,6 +63,7 @@ class DirectMaxSampler {
   double point_ = 0.0;
   dist::ExponentialSampler unit_exponential_{dist::Exponential{1.0}};
   dist::InversionTable table_;
+  std::vector<double> atoms_;  // the distinct values of an empirical law
 };
 
 //! ln(1 − e^{−x}) for x > 0, to a few ulp: the log of the upper tail

@@ -1,0 +1,136 @@
+// Construction of the task-time samplers, the negative binomial table, its
+// tail search and the gamma–Poisson mixture (see task_time_samplers.hpp).
+#include "lbmc/dist/task_time_samplers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <boost/math/distributions/negative_binomial.hpp>
+#include <fmt/format.h>
+
+#include "lbmc/dist/discrete_samplers.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/math_policy.hpp"
+
+// No fused multiply-add anywhere in this file (sampler_support.hpp).
+LBMC_SAMPLER_NO_FP_CONTRACT
+
+namespace lbmc::dist {
+namespace {
+
+using engine::InputError;
+
+bool positive_finite(double x) { return std::isfinite(x) && x > 0.0; }
+
+constexpr std::size_t kMaxTableCells = std::size_t{1} << 16;
+constexpr double kTableTail = 0x1p-40;
+
+// Poisson(mean) for the mixture: sequential inversion below 10, PTRS above.
+double poisson_variate(double mean, engine::Generator& gen) {
+  if (mean >= 10.0) return PoissonSampler(Poisson{mean}, DiscreteOptions{0x1p-32, 0})(gen);
+  double u = engine::uniform_open01(gen);
+  double k = 0.0;
+  double p = std::exp(-mean);
+  while (u > p && p > 0.0) {
+    u -= p;
+    k += 1.0;
+    p *= mean / k;
+  }
+  return k;
+}
+
+}  // namespace
+
+GammaSampler::GammaSampler(const Gamma& law) : law_(law), theta_(law.theta) {
+  if (!positive_finite(law.k) || !positive_finite(law.theta)) {
+    throw InputError(fmt::format("gamma sampler: need finite K > 0 and THETA > 0, got {}, {}", law.k, law.theta));
+  }
+  boosted_ = law.k < 1.0;
+  const double shape = boosted_ ? law.k + 1.0 : law.k;
+  d_ = shape - 1.0 / 3.0;
+  c_ = 1.0 / std::sqrt(9.0 * d_);
+  inverse_k_ = 1.0 / law.k;
+}
+
+LognormalSampler::LognormalSampler(const Lognormal& law) : law_(law) {
+  if (!std::isfinite(law.mu) || !positive_finite(law.sigma)) {
+    throw InputError(fmt::format("lognormal sampler: need finite MU and SIGMA > 0, got {}, {}", law.mu, law.sigma));
+  }
+}
+
+WeibullSampler::WeibullSampler(const Weibull& law) : law_(law), inverse_k_(1.0 / law.k) {
+  if (!positive_finite(law.k) || !positive_finite(law.lambda)) {
+    throw InputError(fmt::format("weibull sampler: need finite K > 0 and LAMBDA > 0, got {}, {}", law.k, law.lambda));
+  }
+}
+
+ParetoSampler::ParetoSampler(const Pareto& law) : law_(law), inverse_alpha_(1.0 / law.alpha) {
+  if (!positive_finite(law.alpha) || !positive_finite(law.xm)) {
+    throw InputError(fmt::format("pareto sampler: need finite ALPHA > 0 and XM > 0, got {}, {}", law.alpha, law.xm));
+  }
+}
+
+GeometricSampler::GeometricSampler(const Geometric& law) : law_(law) {
+  if (!(law.p > 0.0 && law.p <= 1.0)) throw InputError(fmt::format("geometric sampler: need 0 < P <= 1, got {}", law.p));
+  if (law.p < 1.0) inverse_rate_ = -1.0 / std::log1p(-law.p);
+}
+
+NegBinomialSampler::NegBinomialSampler(const NegBinomial& law) : law_(law) {
+  if (!positive_finite(law.r) || !(law.p > 0.0 && law.p <= 1.0)) {
+    throw InputError(fmt::format("negbinomial sampler: need finite R > 0 and 0 < P <= 1, got {}, {}", law.r, law.p));
+  }
+  if (law.p == 1.0) return;  // the point 0
+  const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law.r, law.p);
+  // The masses from 0 up to hi, where the tail beyond is below kTableTail: past
+  // the mode the ratio f(k+1)/f(k) = (k+r)(1-p)/(k+1) moves monotonically
+  // towards 1-p, so P(X > k) <= f(k+1)/(1 - max(ratio(k+1), 1-p)).
+  const double q = 1.0 - law.p;
+  const double mode = law.r > 1.0 ? std::floor((law.r - 1.0) * q / law.p) : 0.0;
+  if (mode >= static_cast<double>(kMaxTableCells)) {
+    mixture_ = std::make_shared<const GammaSampler>(Gamma{law.r, q / law.p});
+    return;
+  }
+  std::vector<double> probs;
+  double total = 0.0;
+  for (double k = 0.0;; k += 1.0) {
+    if (probs.size() >= kMaxTableCells) {
+      mixture_ = std::make_shared<const GammaSampler>(Gamma{law.r, q / law.p});
+      return;
+    }
+    const double f = boost::math::pdf(d, k);
+    probs.push_back(f);
+    total += f;
+    if (k < mode) continue;
+    const double next_ratio = (k + 1.0 + law.r) * q / (k + 2.0);
+    const double bound = f * ((k + law.r) * q / (k + 1.0)) / (1.0 - std::max(next_ratio, q));
+    if (bound <= kTableTail * total) break;
+  }
+  const double hi = static_cast<double>(probs.size() - 1);
+  table_ = InversionTable(0.0, probs, 0.0, boost::math::cdf(boost::math::complement(d, hi)));
+}
+
+double NegBinomialSampler::upper_tail(engine::Generator& gen) const {
+  // X given X > hi: walk up from hi + 1, the masses by their ratio.
+  const double q = 1.0 - law_.p;
+  const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law_.r, law_.p);
+  double k = static_cast<double>(table_.size());
+  double f = boost::math::pdf(d, k);
+  double u = engine::uniform_open01(gen) * table_.above();
+  while (u > f && f > 0.0) {
+    u -= f;
+    f *= (k + law_.r) * q / (k + 1.0);
+    k += 1.0;
+  }
+  return k;
+}
+
+double NegBinomialSampler::mixture(engine::Generator& gen) const { return poisson_variate((*mixture_)(gen), gen); }
+
+EmpiricalSampler::EmpiricalSampler(const Empirical& law) : law_(law) {
+  if (!law.sample || law.sample->sorted.empty()) throw InputError("empirical sampler: the sample is empty");
+  values_ = law.sample->sorted.data();
+  size_ = static_cast<std::uint64_t>(law.sample->sorted.size());
+}
+
+}  // namespace lbmc::dist
