@@ -213,6 +213,21 @@ for kernel in maxload maxshift; do
   done
 done
 
+# ---------------------------------------------------------- task-time laws ---
+
+# Each task-time sampler through maxload by brute force at n = 65536 (a draw
+# and a compare per variate), against NumPy's generator for the same law.
+for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto:4.5,1" "geometric:0.3" \
+  "negbinomial:3,0.4" "negbinomial:1000,0.01"; do
+  n=65536 case_name="$law n=65536"
+  log "sampler $case_name"
+  result=$(lbmc_median variate "$n" maxload --dist "$law" --n "$n" --seed "$seed" --threads 1 "${brute[@]}")
+  read -r lbmc_ns lbmc_reps row_floor <<<"$result"
+  peer_ns=$(peer_median maxload --dist "$law" --n "$n" --total $((lbmc_reps * n)))
+  row sampler "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
+    "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
+done
+
 # ----------------------------------------------------------------- assign ---
 
 # Multinomial assignment by throwing (lbmc picks throwing for N <= 64 P), in

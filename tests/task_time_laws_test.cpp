@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lbmc/analytic/frechet.hpp"
@@ -39,6 +42,16 @@ std::string refusal(const std::string& spec) {
     return e.what();
   }
   return "";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+int shell(const std::string& command) {
+  const int status = std::system(("bash -c '" + command + "'").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 bool close(double got, double want, double relative) {
@@ -140,6 +153,13 @@ TEST_SUITE("fast") {
     CHECK(close(*analytic::scatter_exact_mean(dist::Geometric{0.3}, 10, 100), 0.81600165852068176103, 1e-9));
     CHECK(*analytic::scatter_exact_quantile(dist::Geometric{0.3}, 10, 100, 0.99) == doctest::Approx(1.37).epsilon(1e-12));
     CHECK_FALSE(analytic::scatter_exact_mean(dist::Lognormal{0, 1}, 10, 100));
+    // Integer tasks: the quantile is l = (t - m_proc)/m_proc of an integer t,
+    // rounded as the simulation rounds it, so a sample quantile at the same t
+    // has the same bits (an ulp apart, a tie would read as z = inf).
+    const dist::LoadLaw nb = dist::NegBinomial{3, 0.4};
+    const double m_proc = 10 * dist::mean(nb);
+    const double t = analytic::max_quantile(dist::NegBinomial{30, 0.4}, 100, 0.99);
+    CHECK(*analytic::scatter_exact_quantile(nb, 10, 100, 0.99) == (t - m_proc) / m_proc);
   }
 
   TEST_CASE("task-time laws: a measured sample from a file is the law of its values") {
@@ -206,5 +226,27 @@ TEST_SUITE("fast") {
       CHECK(std::string(e.what()).find("may need up to") != std::string::npos);
     }
     for (const auto& p : {text, nan, gap, empty, csv, negative, good}) fs::remove(p);
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("task-time laws: the same seed gives the same bytes on 1 and 2 threads for every new law") {
+    const fs::path sample = scratch_file("threads.txt", "1.5\n2.25\n7\n0.5\n3\n");
+    const std::string laws = " --dist gamma:0.7,2 --dist lognormal:0,1 --dist weibull:0.8,1 --dist pareto:3,1"
+                             " --dist geometric:0.1 --dist negbinomial:0.5,0.001 --dist empirical:" + sample.string();
+    for (const std::string command : {"maxload --n 7,300 --method brute", "maxshift --n 64", "scatter --tasks 10"}) {
+      CAPTURE(command);
+      std::string csv[2];
+      for (int threads = 1; threads <= 2; ++threads) {
+        const fs::path out = fs::temp_directory_path() / ("lbmc_task_time_threads_" + std::to_string(threads) + ".csv");
+        REQUIRE(shell(std::string(LBMC_BINARY) + " " + command + laws + " --reps 3000 --seed 11 --quiet --threads " +
+                      std::to_string(threads) + " --csv " + out.string() + " >/dev/null") == 0);
+        csv[threads - 1] = slurp(out);
+        fs::remove(out);
+      }
+      CHECK(csv[0] == csv[1]);
+      CHECK(csv[0].find("empirical:") != std::string::npos);
+    }
+    fs::remove(sample);
   }
 }

@@ -176,10 +176,13 @@ std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int
     // t_p/m ~ Gamma(n, 1): l_c = G⁻¹(c^{1/N})/n − 1.
     return gamma_max_quantile(n, procs, c) / as_double(n) - 1.0;
   }
-  // l_c = (shift + quantile of the maximum of N sums)/m_proc - 1.
+  // l_c = (t_c - m_proc)/m_proc, t_c = shift + the c-quantile of the maximum
+  // of N sums, formed as the simulation forms l: for integer laws the sample
+  // quantile is such a t, and both sides must round alike.
   const auto sum = processor_sum(task, n);
   if (!sum) return std::nullopt;
-  return (sum->shift + max_quantile(sum->law, procs, c)) / (as_double(n) * dist::mean(task)) - 1.0;
+  const double m_proc = as_double(n) * dist::mean(task);
+  return (sum->shift + max_quantile(sum->law, procs, c) - m_proc) / m_proc;
 }
 
 std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs) {
@@ -191,7 +194,8 @@ std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t
   if (!std::holds_alternative<dist::Exponential>(task)) {
     const auto sum = processor_sum(task, n);
     if (!sum) return std::nullopt;
-    return (sum->shift + max_moments(sum->law, procs).mean) / (as_double(n) * dist::mean(task)) - 1.0;
+    const double m_proc = as_double(n) * dist::mean(task);
+    return (sum->shift + max_moments(sum->law, procs).mean - m_proc) / m_proc;
   }
   // E l = med + ∫_med^∞ P(l > x) dx − ∫_{−1}^med P(l ≤ x) dx.
   const double a = as_double(n);

@@ -70,6 +70,24 @@ def law_sampler(spec: str) -> Callable[[np.random.Generator, tuple[int, int]], n
     if name == "uniform" and len(params) == 2:
         a, b = params
         return lambda rng, shape: rng.uniform(a, b, size=shape)
+    if name == "gamma" and len(params) == 2:
+        k, theta = params
+        return lambda rng, shape: rng.gamma(k, theta, size=shape)
+    if name == "lognormal" and len(params) == 2:
+        mu, sigma = params
+        return lambda rng, shape: rng.lognormal(mu, sigma, size=shape)
+    if name == "weibull" and len(params) == 2:
+        k, lam = params  # numpy's weibull has scale 1
+        return lambda rng, shape: lam * rng.weibull(k, size=shape)
+    if name == "pareto" and len(params) == 2:
+        alpha, xm = params  # numpy's pareto is the Lomax law: shift by 1
+        return lambda rng, shape: xm * (rng.pareto(alpha, size=shape) + 1.0)
+    if name == "geometric" and len(params) == 1:
+        (p,) = params
+        return lambda rng, shape: rng.geometric(p, size=shape)
+    if name == "negbinomial" and len(params) == 2:
+        r, p = params
+        return lambda rng, shape: rng.negative_binomial(r, p, size=shape)
     raise SystemExit(f"numpy_kernels: unsupported law '{spec}'")
 
 

@@ -17,6 +17,11 @@ std::vector<ValidationCase> validation_cases() {
        1.0},
       {"maxload", "exponential and uniform",
        {"maxload", "--dist", "exponential:1", "--dist", "uniform:0,1", "--n", "64,1000", "--method", "brute"}, 0.2},
+      {"maxload", "task-time laws",
+       {"maxload", "--dist", "gamma:2.5,2", "--dist", "lognormal:0,0.5", "--dist", "weibull:1.5,2", "--dist",
+        "pareto:4.5,1", "--dist", "geometric:0.3", "--dist", "negbinomial:3,0.4", "--n", "10,1000", "--alpha",
+        "0.5,0.95"},
+       0.5},
       // Prefix shifts: 1/n, Spitzer, the paper's bound on integer loads.
       {"maxshift", "normal", {"maxshift", "--dist", "normal:0,1", "--n", "16,256"}, 0.2},
       {"maxshift", "integer laws", {"maxshift", "--dist", "binomial:4096,0.5", "--dist", "poisson:10", "--n", "64"},
@@ -28,6 +33,10 @@ std::vector<ValidationCase> validation_cases() {
       // Scattered decomposition: normal, Gamma and constant sums.
       {"scatter", "normal exponential constant",
        {"scatter", "--dist", "normal:1,0.5", "--dist", "exponential:1", "--dist", "constant:2", "--tasks", "10,100",
+        "--procs", "100"},
+       0.2},
+      {"scatter", "gamma, geometric and negative binomial sums",
+       {"scatter", "--dist", "gamma:2,1", "--dist", "geometric:0.3", "--dist", "negbinomial:3,0.4", "--tasks", "10,100",
         "--procs", "100"},
        0.2},
       // The balancer and its schedules: every element delivered once, in
