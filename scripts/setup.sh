@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ make cmake git
   libeigen3-dev libboost-dev libpcg-cpp-dev doctest-dev
-  libcli11-dev libfmt-dev nlohmann-json3-dev python3-numpy gnuplot-nox
+  libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev python3-numpy gnuplot-nox
   libopenmpi-dev openmpi-bin
   clang libclang-rt-dev libomp-dev
 )

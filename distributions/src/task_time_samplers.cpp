@@ -23,7 +23,7 @@ using engine::InputError;
 
 bool positive_finite(double x) { return std::isfinite(x) && x > 0.0; }
 
-constexpr std::size_t kMaxTableCells = std::size_t{1} << 16;
+constexpr std::size_t kMaxTableCells = std::size_t{1} << 18;
 constexpr double kTableTail = 0x1p-40;
 
 // Poisson(mean) for the mixture: sequential inversion below 10, PTRS above.

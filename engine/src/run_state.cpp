@@ -8,9 +8,9 @@
 #include <fstream>
 #include <iterator>
 
-#include <boost/crc.hpp>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,9 +26,18 @@ namespace {
 constexpr std::string_view kMagic = "LBMCSTATE\n";
 
 std::uint32_t crc32_of(std::span<const std::byte> bytes) {
-  boost::crc_32_type crc;
-  crc.process_bytes(bytes.data(), bytes.size());
-  return crc.checksum();
+  // zlib's CRC-32 (the polynomial of Boost's crc_32_type and of gzip), fed in
+  // pieces that fit its 32-bit lengths.
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  const auto* at = reinterpret_cast<const Bytef*>(bytes.data());
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    const auto piece = static_cast<uInt>(std::min<std::size_t>(left, std::size_t{1} << 30));
+    crc = ::crc32(crc, at, piece);
+    at += piece;
+    left -= piece;
+  }
+  return static_cast<std::uint32_t>(crc);
 }
 
 // nlohmann's CBOR reader descends into nested arrays, maps and chunks of

@@ -55,7 +55,10 @@ double parse_cost(const char* option, const std::string& text) {
 }
 
 const char* integer_counts(const dist::LoadLaw& law) {
-  if (!dist::is_integer_valued(law)) return "element counts need an integer law (binomial, poisson, integer constant)";
+  if (!dist::is_integer_valued(law)) {
+    return "element counts need an integer law (binomial, poisson, geometric, negbinomial, or a constant or "
+           "empirical sample of integers)";
+  }
   return dist::support_min(law) >= 0.0 ? nullptr : "element counts must be integers >= 0";
 }
 
@@ -65,7 +68,7 @@ class RebalanceCommand final : public Command {
   const char* summary() const override { return "the locality-maintaining balancer and BDM (Mehrotra §2, §4; JaJa-Ryu)"; }
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "law of the element counts, repeatable (binomial, poisson, integer constant)")
+    app.add_option("--dist", dists_, "law of the element counts, repeatable: an integer law of the table below")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->capture_default_str();
     app.add_option("--n", n_text_, "processors: list or range, each >= 1")->capture_default_str();

@@ -84,8 +84,7 @@ class ScatterCommand final : public Command {
   const char* summary() const override { return "scattered decomposition imbalance (Salmon)"; }
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "task-time law (mean > 0), repeatable: normal:MU,SIGMA binomial:M,P "
-                                     "poisson:LAMBDA exponential:MEAN uniform:A,B constant:V")
+    app.add_option("--dist", dists_, "task-time law (mean > 0), repeatable: any law of the table below")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->capture_default_str();
     app.add_option("--tasks", tasks_text_, "tasks per processor n: list or range, e.g. 10,100 or 10:10000:*10")

@@ -7,11 +7,13 @@
 //   ziggurat normal and the open uniform: d = K - 1/3, c = 1/sqrt(9d),
 //   v = (1 + c x)^3, accept d·v when u < 1 - 0.0331 x^4 (the squeeze, no
 //   logarithm) or ln u < x^2/2 + d(1 - v + ln v). K < 1 by the usual boost
-//   (their §6): Gamma(K+1)·u^(1/K). Range: (0, inf); 0 itself only by
-//   underflow of u^(1/K) when K is small (K = 0.01 and u < 1e-3.08).
+//   (their §6): Gamma(K+1)·u^(1/K), with u^(1/K) = exp(-E/K) from our
+//   exponential. Range: (0, inf); 0 itself only by underflow of exp(-E/K)
+//   when K is small (K = 0.01 and E > 7.1).
 // - Lognormal(MU, SIGMA): exp(MU + SIGMA·z), z our normal. Range: (0, inf).
-// - Weibull(K, LAMBDA): inversion, LAMBDA·E^(1/K) with E = -ln U our
-//   exponential (ziggurat). Range: [0, inf); 0 only when E underflows.
+// - Weibull(K, LAMBDA): inversion, LAMBDA·E^(1/K) = LAMBDA·exp(ln(E)/K) with
+//   E = -ln U our exponential (ziggurat). Range: [0, inf); 0 only when
+//   ln(E)/K underflows the exponential.
 // - Pareto(ALPHA, XM): inversion, XM·exp(E/ALPHA), E as above. Range:
 //   [XM, inf); XM itself when E = 0.
 // - Geometric(P), trials: inversion in O(1): 1 + floor(E/r), r = -ln(1 - P),
@@ -21,7 +23,7 @@
 //   with a Chen & Asau guide (InversionTable), over [0, hi] with P(X > hi) <=
 //   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P);
 //   beyond hi an exact sequential search on the conditional tail. When the
-//   table would pass 2^16 cells: the gamma–Poisson mixture, Poisson(G) with
+//   table would pass 2^18 cells (2 MiB of thresholds): the gamma–Poisson mixture, Poisson(G) with
 //   G ~ Gamma(R, (1 - P)/P), the Poisson drawn by PTRS (mean >= 10) or by
 //   sequential inversion. Range: 0, 1, ...; P = 1 is the point 0.
 // - Empirical: inversion of the sorted sample: the value of index
@@ -59,7 +61,8 @@ class GammaSampler {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const double g = draw_shape_at_least_one(gen);
     if (!boosted_) [[likely]] return theta_ * g;
-    return theta_ * g * std::pow(engine::uniform_open01(gen), inverse_k_);
+    // u^(1/K) = exp(-E/K), E = -ln u standard exponential.
+    return theta_ * g * std::exp(-unit_exponential_(gen) * inverse_k_);
   }
   //! The law the sampler was built from.
   const Gamma& law() const noexcept { return law_; }
@@ -85,6 +88,7 @@ class GammaSampler {
 
   Gamma law_;
   NormalSampler unit_normal_{Normal{0.0, 1.0}};
+  ExponentialSampler unit_exponential_{Exponential{1.0}};
   double d_ = 0.0;
   double c_ = 0.0;
   double theta_ = 1.0;
@@ -119,7 +123,7 @@ class WeibullSampler {
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const double e = unit_exponential_(gen);
-    return law_.lambda * (law_.k == 1.0 ? e : std::pow(e, inverse_k_));
+    return law_.lambda * (law_.k == 1.0 ? e : std::exp(std::log(e) * inverse_k_));
   }
   //! The law the sampler was built from.
   const Weibull& law() const noexcept { return law_; }

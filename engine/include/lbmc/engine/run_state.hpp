@@ -11,8 +11,8 @@
 // File format, version 1: the 10 bytes "LBMCSTATE\n", the format version as
 // a 32-bit little-endian integer, the length of the body as a 64-bit
 // little-endian integer, the body (CBOR, nlohmann-json, with byte strings
-// for the nodes), and the CRC-32 (Boost.CRC) of everything before it, 32-bit
-// little-endian. Files are written beside the target, flushed to disk and
+// for the nodes), and the CRC-32 (zlib's, the gzip polynomial) of everything
+// before it, 32-bit little-endian. Files are written beside the target, flushed to disk and
 // renamed over it, so a crash at any instant leaves the previous file.
 #pragma once
 
