@@ -162,6 +162,30 @@ TEST_SUITE("fast") {
     CHECK(*analytic::scatter_exact_quantile(nb, 10, 100, 0.99) == (t - m_proc) / m_proc);
   }
 
+  TEST_CASE("task-time laws: integer measured times sum by exact convolution as enumeration says") {
+    // Values 1, 1, 2, 4 (P = 1/2, 1/4, 1/4); n = 3 tasks per processor, N = 5
+    // processors. The law of the sum by enumerating the 4^3 ordered draws.
+    const fs::path file = scratch_file("lattice.txt", "1\n4\n2\n1\n");
+    const dist::LoadLaw law = dist::parse_load_law("empirical:" + file.string());
+    const double values[] = {1, 1, 2, 4};
+    std::vector<double> mass(13, 0.0);  // sums 0..12
+    for (const double a : values)
+      for (const double b : values)
+        for (const double c : values) mass[static_cast<std::size_t>(a + b + c)] += 1.0 / 64.0;
+    double below = 0.0, mean_max = 0.0, q90 = -1.0;
+    for (std::size_t s = 0; s < mass.size(); ++s) {
+      const double before = std::pow(below, 5.0);
+      below += mass[s];
+      const double h = std::pow(below, 5.0);
+      mean_max += static_cast<double>(s) * (h - before);
+      if (q90 < 0 && h >= 0.9) q90 = static_cast<double>(s);
+    }
+    const double m_proc = 3 * 2.0;  // the sample's mean is 2
+    CHECK(*analytic::scatter_exact_mean(law, 3, 5) == doctest::Approx((mean_max - m_proc) / m_proc).epsilon(1e-14));
+    CHECK(*analytic::scatter_exact_quantile(law, 3, 5, 0.9) == (q90 - m_proc) / m_proc);
+    fs::remove(file);
+  }
+
   TEST_CASE("task-time laws: a measured sample from a file is the law of its values") {
     const fs::path file = scratch_file("times.txt", "3\n1.5\r\n  2\n+4\n1.5\n\n");
     const dist::LoadLaw law = dist::parse_load_law("empirical:" + file.string());

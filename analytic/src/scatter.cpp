@@ -17,6 +17,7 @@
 #include <boost/math/special_functions/gamma.hpp>
 #include <fmt/format.h>
 
+#include "lbmc/analytic/lattice_sum.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
@@ -179,9 +180,10 @@ std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int
   // l_c = (t_c - m_proc)/m_proc, t_c = shift + the c-quantile of the maximum
   // of N sums, formed as the simulation forms l: for integer laws the sample
   // quantile is such a t, and both sides must round alike.
+  const double m_proc = as_double(n) * dist::mean(task);
+  if (const auto lattice = lattice_sum(task, n)) return (max_quantile(*lattice, procs, c) - m_proc) / m_proc;
   const auto sum = processor_sum(task, n);
   if (!sum) return std::nullopt;
-  const double m_proc = as_double(n) * dist::mean(task);
   return (sum->shift + max_quantile(sum->law, procs, c) - m_proc) / m_proc;
 }
 
@@ -192,9 +194,10 @@ std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t
     return scatter_scale(task, n) * max_moments(dist::Normal{0.0, 1.0}, procs).mean;
   }
   if (!std::holds_alternative<dist::Exponential>(task)) {
+    const double m_proc = as_double(n) * dist::mean(task);
+    if (const auto lattice = lattice_sum(task, n)) return (max_mean(*lattice, procs) - m_proc) / m_proc;
     const auto sum = processor_sum(task, n);
     if (!sum) return std::nullopt;
-    const double m_proc = as_double(n) * dist::mean(task);
     return (sum->shift + max_moments(sum->law, procs).mean - m_proc) / m_proc;
   }
   // E l = med + ∫_med^∞ P(l > x) dx − ∫_{−1}^med P(l ≤ x) dx.

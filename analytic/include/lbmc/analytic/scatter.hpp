@@ -13,7 +13,8 @@
 //      constant tasks: l = 0;
 //      gamma(K, THETA) tasks: t_p ~ Gamma(nK, THETA); Poisson, binomial and
 //      negative binomial tasks: sums of the same family; geometric trials:
-//      t_p = n + NegBinomial(n, P) failures;
+//      t_p = n + NegBinomial(n, P) failures; an empirical sample of integers:
+//      t_p's law by exact convolution (lattice_sum.hpp);
 //    E l likewise (normal: the standard-normal maximum of max_of_iid.hpp;
 //    Gamma: quadrature of P(l > x) and P(l ≤ x) as in max_of_iid.cpp);
 //  - Salmon's asymptotic forms, built on the CLT, the union bound
@@ -68,7 +69,8 @@ double scatter_scale(const dist::LoadLaw& task, std::int64_t n);
 //! The exact c-quantile of l when the per-processor sum has a known law
 //! (normal, exponential, constant tasks; gamma, Poisson, binomial, negative
 //! binomial and geometric tasks through the law of their processor sums,
-//! within the law table's ranges); empty for other laws. Throws
+//! within the law table's ranges; integer empirical samples by exact
+//! convolution, up to 2^15 cells); empty for other laws. Throws
 //! engine::InputError for n < 1, procs < 1, c outside (0, 1) or a task law
 //! with mean ≤ 0.
 std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs,
