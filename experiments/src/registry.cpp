@@ -13,6 +13,7 @@
   X(dynamic)                     \
   X(reproduce)                   \
   X(validate)                    \
+  X(compare)                     \
   X(resume)                      \
   X(extend)                      \
   X(merge)

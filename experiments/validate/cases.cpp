@@ -54,6 +54,16 @@ std::vector<ValidationCase> validation_cases() {
       {"dynamic", "optimal granularity",
        {"dynamic", "--model", "exponential", "--p", "8", "--kappa", "4", "--optimize-nu"}, 0.05},
       {"dynamic", "lemma 1", {"dynamic", "--lemma1", "--p", "1:1e6:*10"}, 0.2},
+      // Strategies on common task times: list scheduling's exact E C with
+      // exponential tasks, the exact maximum (N <= P) and processor sums
+      // (P | N), the lower bound and Graham's list-scheduling bound.
+      {"compare", "exponential and gamma tasks",
+       {"compare", "--dist", "exponential:1", "--dist", "gamma:2,1", "--N", "4,64", "--P", "8"}, 0.2},
+      // Random assignment of constant tasks: the multinomial maximum of `assign`.
+      {"compare", "constant and geometric tasks",
+       {"compare", "--dist", "constant:1", "--dist", "geometric:0.3", "--N", "6,48", "--P", "8", "--strategy",
+        "block,cyclic,random,choice:1,choice:2"},
+       0.2},
   };
 }
 

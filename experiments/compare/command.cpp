@@ -1,0 +1,223 @@
+// `lbmc compare`: which decomposition for a workload (DESIGN §6, "Strategies
+// compared"). Every strategy runs on the same N task times in each
+// replication (common random numbers), so the paired differences of their
+// efficiencies have a much smaller se than either efficiency.
+//
+// Per (task law, N, P, strategy): `makespan.mean` (E C), `efficiency.mean`
+// (E[W/(P·C)], the mean of the per-replication ratio, with its plain se),
+// `imbalance.mean` (E[(C − W/P)/(W/P)]) and `makespan_ratio.mean`
+// (E[C/LB], LB = max(W/P, max t_i)); and for every strategy A after the
+// first listed, B, the paired difference `efficiency_diff.mean` =
+// E[eff_A − eff_B] in the row whose strategy column reads `A-B`.
+//
+// References, each valid for every replication or exactly in expectation:
+//  - bound `lower-bound` (makespan_ratio.mean >= 1, all strategies): no
+//    schedule beats LB, so every replication's C/LB is at least 1 and so is
+//    its mean; the verdict passes unless the estimate lies more than z_tol·se
+//    below 1;
+//  - bound `graham-list` (makespan_ratio.mean <= 2 − 1/P, lpt and self with
+//    h = 0): a list schedule never leaves a processor idle while tasks wait,
+//    so C <= W/P + (1 − 1/P)·max t_i (Graham 1966) <= (2 − 1/P)·LB. Graham's
+//    4/3 − 1/(3P) for LPT (Graham 1969) is relative to the optimal makespan,
+//    which LB only bounds from below, so it is not a bound on C/LB (P + 1
+//    equal tasks give C_lpt/LB = 2P/(P + 1)) and is not used;
+//  - exact `list-exponential` (self, h = 0, exponential tasks of mean m):
+//    E C = m·((N − P)/P + H_P) for N >= P, m·H_N for N < P (compare.hpp);
+//  - exact `max-of-iid` (block, cyclic, lpt, and self with h = 0, when
+//    N <= P): every task has a processor to itself, C = max t_i, and E C is
+//    the exact mean of the maximum of N iid task times (analytic/max_of_iid);
+//  - exact `processor-sums` (block and cyclic when P divides N): each
+//    processor sums n = N/P iid times, so E C = n·m·(1 + E l) with Salmon's
+//    E l of the scattered decomposition, exact where the law of a processor
+//    sum is known (analytic/scatter.hpp: exponential, gamma, the integer
+//    laws, constant);
+//  - exact `multinomial` (random and choice:1 with constant tasks V): C =
+//    V·M, M the maximum of a multinomial(N; 1/P, ..., 1/P) count vector
+//    (analytic/balls_into_bins, as in `lbmc assign`).
+// Exact references that would exceed their cost bound are left out with a
+// note (exp/references.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/scatter.hpp"
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/rows.hpp"
+#include "lbmc/exp/command.hpp"
+#include "lbmc/exp/compare.hpp"
+#include "lbmc/exp/references.hpp"
+#include "lbmc/exp/report.hpp"
+
+namespace lbmc::exp {
+namespace {
+
+using engine::Reference;
+using engine::ReferenceKind;
+
+// The exact references of one strategy's makespan.mean at `spec`.
+std::vector<Reference> makespan_references(const CompareSpec& spec, const Strategy& s, engine::ResultTable& table,
+                                           const std::vector<std::string>& params) {
+  std::vector<Reference> refs;
+  const std::int64_t n = spec.tasks;
+  const std::int64_t p = spec.procs;
+  const bool list = is_list_schedule(s, spec.h);
+  if (s.kind == StrategyKind::self && spec.h == 0.0) {
+    if (const auto* e = std::get_if<dist::Exponential>(&spec.law)) {
+      refs.push_back({"list-exponential", ReferenceKind::exact, list_exponential_mean_makespan(n, p, e->mean)});
+    }
+  }
+  const bool own_processor = s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic || list;
+  if (own_processor && n <= p) {
+    const auto value = reference_or_note(table, params, "makespan.mean", "max-of-iid",
+                                         [&] { return analytic::max_moments(spec.law, n).mean; });
+    if (value) refs.push_back({"max-of-iid", ReferenceKind::exact, *value});
+  }
+  if ((s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic) && n % p == 0 && n > p) {
+    const std::int64_t per = n / p;
+    const auto l = reference_or_note(table, params, "makespan.mean", "processor-sums",
+                                     [&] { return analytic::scatter_exact_mean(spec.law, per, p); });
+    if (l && *l) {
+      const double proc_mean = static_cast<double>(per) * dist::mean(spec.law);
+      refs.push_back({"processor-sums", ReferenceKind::exact, proc_mean + proc_mean * **l});
+    }
+  }
+  const bool uniform = s.kind == StrategyKind::random || (s.kind == StrategyKind::choice && s.d == 1);
+  if (uniform) {
+    if (const auto* c = std::get_if<dist::Constant>(&spec.law)) {
+      const auto m = reference_or_note(table, params, "makespan.mean", "multinomial",
+                                       [&] { return analytic::multinomial_max_moments(n, p).mean; });
+      if (m) refs.push_back({"multinomial", ReferenceKind::exact, c->value * *m});
+    }
+  }
+  return refs;
+}
+
+class CompareCommand final : public Command {
+ public:
+  const char* name() const override { return "compare"; }
+  const char* summary() const override {
+    return "which decomposition for a workload: every strategy on the same tasks";
+  }
+
+  void attach(CLI::App& app) override {
+    app.add_option("--dist", dists_, "task-time law (values >= 0, mean > 0), repeatable: any law of the table below")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->capture_default_str();
+    app.add_option("--N", n_text_, "tasks N: list or range, each >= 1")->capture_default_str();
+    app.add_option("--P", p_text_, "processors P: list or range, each >= 1")->capture_default_str();
+    app.add_option("--strategy", strategy_text_,
+                   "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt; the first "
+                   "is the baseline of the paired differences")
+        ->capture_default_str();
+    app.add_option("--h", h_text_, "dispatch cost per task of self (>= 0): task k starts no earlier than k*h")
+        ->capture_default_str();
+    add_run_options(app, run_text_, "1e4");
+    app.footer(
+        "Output columns: experiment,dist,N,P,strategy,statistic,... Each replication draws N task times once and\n"
+        "runs every strategy on them (common random numbers): block (chunks of ceil(N/P)), cyclic (task i on i mod P),\n"
+        "random (uniform processor), choice:D (fewest tasks of D uniform draws), self (list scheduling from a queue,\n"
+        "task k starts >= k*h), lpt (longest first to the least loaded). W = sum of times, C = makespan,\n"
+        "LB = max(W/P, max t_i). Statistics: makespan.mean, efficiency.mean = E[W/(P C)], imbalance.mean =\n"
+        "E[(C - W/P)/(W/P)], makespan_ratio.mean = E[C/LB]; rows with strategy A-B (B the first listed):\n"
+        "efficiency_diff.mean = E[eff_A - eff_B], paired on the same times. References: lower-bound (bound,\n"
+        "makespan_ratio >= 1), graham-list (bound, makespan_ratio <= 2 - 1/P for lpt and self with h = 0; Graham\n"
+        "1966), list-exponential (exact, self with h = 0, exponential tasks: m((N-P)/P + H_P), m H_N for N < P),\n"
+        "max-of-iid (exact, block, cyclic, lpt and self with h = 0 when N <= P: C = max t_i), processor-sums (exact,\n"
+        "block and cyclic when P divides N: n m (1 + E l), Salmon's l), multinomial (exact, random and choice:1 with\n"
+        "constant tasks). When every time is 0, efficiency is 1 (or 0 if dispatch alone took time) and the\n"
+        "replication adds nothing to imbalance and makespan_ratio. --target-rse watches makespan, efficiency and\n"
+        "makespan_ratio.\n" +
+        std::string(dist::law_ranges_help()));
+  }
+
+  int run(const std::string& command_line) override {
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) -> const char* {
+      parse_option("--dist", std::string(), [&](const std::string&) {
+        dist::require_nonnegative(law, "task times must be >= 0");
+        return 0;
+      });
+      return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
+    });
+    const auto tasks =
+        parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const auto procs =
+        parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const std::vector<Strategy> strategies = parse_option("--strategy", strategy_text_, parse_strategies);
+    const std::int64_t fewest = *std::min_element(procs.begin(), procs.end());
+    for (const Strategy& s : strategies) {
+      if (s.kind == StrategyKind::choice && s.d > fewest) {
+        throw engine::InputError(fmt::format("--strategy {}: D = {} exceeds --P {}", to_string(s), s.d, fewest));
+      }
+    }
+    const double h = parse_option("--h", h_text_, engine::parse_real);
+    if (!(h >= 0.0) || !std::isfinite(h)) {
+      throw engine::InputError(fmt::format("--h: '{}' must be a finite number >= 0", h_text_));
+    }
+    const RunOptions settings = check_run_options(run_text_);
+    const std::int64_t most_tasks = *std::max_element(tasks.begin(), tasks.end());
+    const std::int64_t most_procs = *std::max_element(procs.begin(), procs.end());
+    require_memory(settings, settings.plan.threads * compare_thread_bytes(most_tasks, most_procs),
+                   fmt::format("{} threads x ({} tasks x 32 bytes + {} processors x 24 bytes + 2 MiB)", settings.plan.threads,
+                               most_tasks, most_procs));
+
+    Report report("compare", {"dist", "N", "P", "strategy"}, settings, command_line);
+    for (const auto& law : laws) {
+      for (const std::int64_t n : tasks) {
+        for (const std::int64_t p : procs) run_point({law, n, p, strategies, h}, settings, report);
+      }
+    }
+    return report.finish();
+  }
+
+ private:
+  static void run_point(const CompareSpec& spec, const RunOptions& settings, Report& report) {
+    const std::string law = dist::to_spec(spec.law);
+    const std::string n = std::to_string(spec.tasks);
+    const std::string p = std::to_string(spec.procs);
+    const std::string label = fmt::format("compare dist={} N={} P={}", law, n, p);
+    const auto [sample, run] = simulate_compare(spec, make_plan(settings, label));
+    report.record(label, run, compare_variates_per_rep(spec));
+
+    const double graham = 2.0 - 1.0 / static_cast<double>(spec.procs);
+    const std::string first = to_string(spec.strategies.front());
+    for (std::size_t i = 0; i < spec.strategies.size(); ++i) {
+      const Strategy& s = spec.strategies[i];
+      const StrategyStats& st = sample.strategy[i];
+      const std::vector<std::string> params{law, n, p, to_string(s)};
+      engine::PointRows rows(report.table(), params, settings.level);
+      rows.mean("makespan.mean", st.makespan, makespan_references(spec, s, report.table(), params));
+      rows.mean("efficiency.mean", st.efficiency);
+      rows.mean("imbalance.mean", st.imbalance);
+      // C >= LB in every replication; C <= (2 - 1/P)·LB for list schedules.
+      std::vector<Reference> bounds{{"lower-bound", ReferenceKind::bound, 1.0, false}};
+      // With N <= P every list schedule gives each task its own processor,
+      // C = LB in every replication, and the upper bound says nothing more.
+      if (is_list_schedule(s, spec.h) && spec.tasks > spec.procs) {
+        bounds.push_back({"graham-list", ReferenceKind::bound, graham, true});
+      }
+      rows.mean("makespan_ratio.mean", st.ratio, bounds);
+    }
+    for (std::size_t i = 1; i < spec.strategies.size(); ++i) {
+      const std::vector<std::string> params{law, n, p, to_string(spec.strategies[i]) + "-" + first};
+      engine::PointRows rows(report.table(), params, settings.level);
+      rows.mean("efficiency_diff.mean", sample.strategy[i].efficiency_diff);
+    }
+  }
+
+  std::vector<std::string> dists_{"exponential:1"};
+  std::string n_text_ = "1000";
+  std::string p_text_ = "16";
+  std::string strategy_text_ = kDefaultStrategies;
+  std::string h_text_ = "0";
+  RunOptionsText run_text_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_compare_command() { return std::make_unique<CompareCommand>(); }
+
+}  // namespace lbmc::exp

@@ -1,0 +1,432 @@
+// `lbmc compare`: the strategies' schedules on fixed times (known answers
+// worked by hand below, and independent re-implementations with
+// std::priority_queue for larger cases), Lemire's bounded integers, the
+// exact mean makespan of list scheduling with exponential tasks, agreement
+// of the cyclic strategy with `scatter`, the variance reduction of the paired
+// differences, and the command line (thread independence, bad input).
+//
+// Hand-worked schedules of t = 5 1 1 1 4 2 3 3 (W = 20) on P = 3:
+//   block  (chunks of 3): 5+1+1 = 7, 1+4+2 = 7, 3+3 = 6                  -> 7
+//   cyclic: t0+t3+t6 = 9, t1+t4+t7 = 8, t2+t5 = 3                         -> 9
+//   self, h = 0 (free times after each task): [5,0,0] [5,1,0] [5,1,1]
+//     [5,2,1] [5,2,5] [5,4,5] [5,7,5] [8,7,5]                             -> 8
+//   self, h = 1 (task k starts >= k): [6,0,0] [6,3,0] [6,3,4] [6,5,4]
+//     [6,5,9] [6,8,9] [10,8,9] [10,11,9]                                  -> 11
+//   lpt (5 4 3 3 2 1 1 1): [5,4,3] [5,4,6] [5,6,6] [6,6,6] [7,6,6] [7,7,6] -> 7
+// Graham's tight LPT case (Graham 1969): t = 3 3 2 2 2 on P = 2 gives 7
+// against the optimum 6, the ratio 4/3 − 1/(3P) = 7/6.
+// E C of list scheduling with exponential tasks: 7 + H_8 = 7 + 761/280 at
+// N = 64, P = 8, m = 1 (H_8 = 761/280 exactly).
+// Statistical tests: fixed seeds, tolerances of 4 standard errors.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lbmc/analytic/scatter.hpp"
+#include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/rng.hpp"
+#include "lbmc/exp/compare.hpp"
+#include "lbmc/exp/scatter.hpp"
+
+using namespace lbmc;
+namespace fs = std::filesystem;
+
+namespace {
+
+using exp::Strategy;
+using exp::StrategyKind;
+
+const std::vector<double> kTimes{5, 1, 1, 1, 4, 2, 3, 3};
+
+// List scheduling by an independent method: a priority queue of free times.
+double reference_list(const std::vector<double>& times, std::int64_t procs, double h) {
+  std::priority_queue<double, std::vector<double>, std::greater<>> free(std::greater<>{},
+                                                                        std::vector<double>(static_cast<std::size_t>(procs), 0.0));
+  double most = 0.0;
+  double k = 0.0;
+  for (const double t : times) {
+    k += 1.0;
+    const double start = std::max(free.top(), k * h);
+    free.pop();
+    free.push(start + t);
+    most = std::max(most, start + t);
+  }
+  return most;
+}
+
+double reference_lpt(std::vector<double> times, std::int64_t procs) {
+  std::sort(times.begin(), times.end(), std::greater<>());
+  return reference_list(times, procs, 0.0);
+}
+
+std::vector<double> draw(const std::string& spec, std::size_t n, std::uint64_t seed) {
+  engine::Generator gen = engine::block_generator(seed, 0);
+  std::vector<double> times(n);
+  dist::visit_sampler(dist::parse_load_law(spec), [&](const auto& sampler) {
+    for (double& t : times) t = sampler(gen);
+    return 0;
+  });
+  return times;
+}
+
+exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, const std::string& strategies,
+                            std::int64_t reps, std::uint64_t seed, double h = 0.0) {
+  const exp::CompareSpec s{dist::parse_load_law(spec), tasks, procs, exp::parse_strategies(strategies), h};
+  return exp::simulate_compare(s, engine::RunPlan::fixed(seed, reps, 2)).sample;
+}
+
+const fs::path& scratch() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("lbmc_compare_test_" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome lbmc_run(const std::string& args) {
+  const fs::path out = scratch() / "stdout.txt";
+  const fs::path err = scratch() / "stderr.txt";
+  const std::string cmd = std::string(LBMC_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+}  // namespace
+
+TEST_SUITE("fast") {
+  TEST_CASE("compare: hand-worked makespans of every strategy") {
+    CHECK(exp::makespan_block(kTimes, 3) == 7.0);
+    CHECK(exp::makespan_cyclic(kTimes, 3) == 9.0);
+    CHECK(exp::makespan_self(kTimes, 3, 0.0) == 8.0);
+    CHECK(exp::makespan_self(kTimes, 3, 1.0) == 11.0);
+    CHECK(exp::makespan_lpt(kTimes, 3) == 7.0);
+    CHECK(exp::makespan_lower_bound(kTimes, 3) == 20.0 / 3.0);
+    // Graham's tight case for LPT: 7 against the optimum 6.
+    CHECK(exp::makespan_lpt(std::vector<double>{3, 3, 2, 2, 2}, 2) == 7.0);
+    // One processor: every strategy runs everything; with h the last task
+    // starts at N·h at the earliest.
+    engine::Generator gen = engine::block_generator(1, 0);
+    for (const double c : {exp::makespan_block(kTimes, 1), exp::makespan_cyclic(kTimes, 1), exp::makespan_self(kTimes, 1, 0.0),
+                           exp::makespan_lpt(kTimes, 1), exp::makespan_random(kTimes, 1, gen),
+                           exp::makespan_choice(kTimes, 1, 1, gen)}) {
+      CHECK(c == 20.0);
+    }
+    CHECK(exp::makespan_self(std::vector<double>{0, 0, 0}, 1, 2.5) == 7.5);
+    // At least as many processors as tasks: block, cyclic, self and lpt give
+    // each task its own processor.
+    for (const std::int64_t p : {8, 9, 100}) {
+      CHECK(exp::makespan_block(kTimes, p) == 5.0);
+      CHECK(exp::makespan_cyclic(kTimes, p) == 5.0);
+      CHECK(exp::makespan_self(kTimes, p, 0.0) == 5.0);
+      CHECK(exp::makespan_lpt(kTimes, p) == 5.0);
+    }
+    // Block with N not a multiple of the chunk: 10 tasks on 4 processors in
+    // chunks of 3 (3, 3, 3, 1).
+    const std::vector<double> ten{1, 1, 1, 1, 1, 1, 1, 1, 1, 9};
+    CHECK(exp::makespan_block(ten, 4) == 9.0);
+    CHECK(exp::makespan_cyclic(ten, 4) == 11.0);  // tasks 1, 5, 9 on processor 1
+  }
+
+  TEST_CASE("compare: random and choice follow their draws - ties to the first drawn") {
+    const std::vector<double> times = draw("exponential:1", 500, 3);
+    for (const std::int64_t p : {1, 2, 7, 64}) {
+      CAPTURE(p);
+      engine::Generator gen = engine::block_generator(11, static_cast<std::uint64_t>(p));
+      engine::Generator copy = gen;
+      std::vector<double> loads(static_cast<std::size_t>(p), 0.0);
+      for (const double t : times) loads[exp::uniform_below(copy, static_cast<std::uint64_t>(p))] += t;
+      CHECK(exp::makespan_random(times, p, gen) == *std::max_element(loads.begin(), loads.end()));
+      CHECK(static_cast<bool>(gen == copy));  // the same number of draws
+      for (const std::int64_t d : {std::int64_t{1}, std::int64_t{2}, p}) {
+        CAPTURE(d);
+        copy = gen;
+        std::fill(loads.begin(), loads.end(), 0.0);
+        std::vector<std::int64_t> counts(static_cast<std::size_t>(p), 0);
+        for (const double t : times) {
+          std::vector<std::uint64_t> drawn;
+          for (std::int64_t k = 0; k < d; ++k) drawn.push_back(exp::uniform_below(copy, static_cast<std::uint64_t>(p)));
+          std::uint64_t best = drawn[0];
+          for (const std::uint64_t j : drawn) {
+            if (counts[j] < counts[best]) best = j;  // strictly fewer: a tie keeps the earlier draw
+          }
+          ++counts[best];
+          loads[best] += t;
+        }
+        CHECK(exp::makespan_choice(times, p, d, gen) == *std::max_element(loads.begin(), loads.end()));
+        CHECK(static_cast<bool>(gen == copy));
+      }
+    }
+    // choice:2 on unit tasks keeps the counts within a few of each other;
+    // random does not (N = 4096 on P = 64: mean 64).
+    const std::vector<double> unit(4096, 1.0);
+    engine::Generator gen = engine::block_generator(5, 0);
+    CHECK(exp::makespan_choice(unit, 64, 2, gen) <= 68.0);
+    CHECK(exp::makespan_random(unit, 64, gen) >= 70.0);
+  }
+
+  TEST_CASE("compare: self and lpt agree with a priority-queue list schedule - radix sort included") {
+    // 20000 tasks pass the radix sort's threshold (2^14); 100 do not.
+    for (const std::size_t n : {std::size_t{100}, std::size_t{20000}}) {
+      for (const char* spec : {"exponential:1", "geometric:0.2", "pareto:3,1", "uniform:0,1"}) {
+        CAPTURE(n);
+        CAPTURE(spec);
+        const std::vector<double> times = draw(spec, n, 7);
+        for (const std::int64_t p : {1, 3, 16, 1000}) {
+          CAPTURE(p);
+          CHECK(exp::makespan_self(times, p, 0.0) == reference_list(times, p, 0.0));
+          CHECK(exp::makespan_self(times, p, 0.01) == reference_list(times, p, 0.01));
+          CHECK(exp::makespan_lpt(times, p) == reference_lpt(times, p));
+        }
+      }
+    }
+  }
+
+  TEST_CASE("compare: every schedule respects the lower bound and list schedules Graham's") {
+    engine::Generator gen = engine::block_generator(21, 0);
+    exp::Scheduler scheduler;
+    const auto all = exp::parse_strategies("block,cyclic,random,choice:1,choice:3,self,lpt");
+    for (const char* spec : {"exponential:1", "pareto:2.5,1", "poisson:0.5", "constant:0.1", "lognormal:0,2"}) {
+      for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{37}, std::size_t{300}}) {
+        for (const std::int64_t p : {3, 8}) {
+          CAPTURE(spec);
+          CAPTURE(n);
+          CAPTURE(p);
+          const std::vector<double> times = draw(spec, n, 100 + n);
+          const double lb = exp::makespan_lower_bound(times, p);
+          const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
+          for (const Strategy& s : all) {
+            CAPTURE(exp::to_string(s));
+            const double c = scheduler.makespan(s, times, p, 0.0, gen);
+            CHECK(c >= lb * (1.0 - tol));
+            if (exp::is_list_schedule(s, 0.0)) {
+              // Graham (1966): C <= W/P + (1 - 1/P) max t_i.
+              double total = 0.0;
+              double longest = 0.0;
+              for (const double t : times) {
+                total += t;
+                longest = std::max(longest, t);
+              }
+              const double pd = static_cast<double>(p);
+              CHECK(c <= (total / pd + (1.0 - 1.0 / pd) * longest) * (1.0 + tol));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  TEST_CASE("compare: uniform_below stays in range and is flat") {
+    engine::Generator gen = engine::block_generator(2, 0);
+    CHECK(exp::uniform_below(gen, 1) == 0);
+    constexpr int kDraws = 60000;
+    std::vector<int> counts(6, 0);
+    for (int i = 0; i < kDraws; ++i) {
+      const std::uint64_t v = exp::uniform_below(gen, 6);
+      REQUIRE(v < 6);
+      ++counts[v];
+    }
+    const double expected = kDraws / 6.0;
+    const double sd = std::sqrt(kDraws * (1.0 / 6.0) * (5.0 / 6.0));
+    for (const int c : counts) CHECK(std::abs(c - expected) <= 4 * sd);
+    // A bound near 2^64, where rejection matters: values stay below it.
+    const std::uint64_t big = (std::uint64_t{1} << 63) + 12345;
+    for (int i = 0; i < 1000; ++i) CHECK(exp::uniform_below(gen, big) < big);
+  }
+
+  TEST_CASE("compare: strategies parse and print - and bad ones are refused") {
+    const auto all = exp::parse_strategies(exp::kDefaultStrategies);
+    REQUIRE(all.size() == 6);
+    std::string joined;
+    for (const Strategy& s : all) {
+      if (!joined.empty()) joined += ',';
+      joined += exp::to_string(s);
+    }
+    CHECK(joined == exp::kDefaultStrategies);
+    CHECK(all[3] == Strategy{StrategyKind::choice, 2});
+    CHECK(exp::parse_strategies("lpt,self,lpt").size() == 2);
+    CHECK(exp::parse_strategies("choice:1e1")[0].d == 10);
+    for (const char* bad : {"", "lpt,", "fifo", "choice", "choice:", "choice:0", "choice:-1", "choice:1.5", "Block",
+                            "block,cyclic,random,self,lpt,choice:1,choice:2,choice:3,choice:4,choice:5,choice:6,"
+                            "choice:7,choice:8,choice:9,choice:10,choice:11,choice:12"}) {
+      CAPTURE(bad);
+      CHECK_THROWS_AS(exp::parse_strategies(bad), engine::InputError);
+    }
+    CHECK(exp::is_list_schedule({StrategyKind::lpt, 0}, 1.0));
+    CHECK(exp::is_list_schedule({StrategyKind::self, 0}, 0.0));
+    CHECK_FALSE(exp::is_list_schedule({StrategyKind::self, 0}, 0.5));
+    CHECK_FALSE(exp::is_list_schedule({StrategyKind::cyclic, 0}, 0.0));
+  }
+
+  TEST_CASE("compare: the exact mean makespan of list scheduling with exponential tasks") {
+    const double h8 = 761.0 / 280.0;
+    CHECK(exp::list_exponential_mean_makespan(64, 8, 1.0) == doctest::Approx(7.0 + h8).epsilon(1e-15));
+    CHECK(exp::list_exponential_mean_makespan(64, 8, 2.5) == doctest::Approx(2.5 * (7.0 + h8)).epsilon(1e-15));
+    CHECK(exp::list_exponential_mean_makespan(8, 8, 1.0) == doctest::Approx(h8).epsilon(1e-15));
+    CHECK(exp::list_exponential_mean_makespan(3, 8, 1.0) == doctest::Approx(11.0 / 6.0).epsilon(1e-15));
+    CHECK(exp::list_exponential_mean_makespan(5, 1, 1.0) == doctest::Approx(5.0).epsilon(1e-15));
+    CHECK_THROWS_AS(exp::list_exponential_mean_makespan(0, 8, 1.0), engine::InputError);
+  }
+
+  TEST_CASE("compare: the simulation refuses bad specs") {
+    const auto run = [](const std::string& spec, std::int64_t n, std::int64_t p, const std::string& strategies,
+                        double h) { return simulate(spec, n, p, strategies, 10, 1, h); };
+    CHECK_THROWS_AS(run("exponential:1", 0, 4, "block", 0.0), engine::InputError);
+    CHECK_THROWS_AS(run("exponential:1", 4, 0, "block", 0.0), engine::InputError);
+    CHECK_THROWS_AS(run("exponential:1", 4, 4, "choice:5", 0.0), engine::InputError);
+    CHECK_THROWS_AS(run("exponential:1", 4, 4, "self", -1.0), engine::InputError);
+    CHECK_THROWS_AS(run("exponential:1", 4, 4, "self", std::numeric_limits<double>::infinity()), engine::InputError);
+    CHECK_THROWS_AS(run("normal:5,1", 4, 4, "block", 0.0), engine::InputError);
+    CHECK_THROWS_AS(run("constant:0", 4, 4, "block", 0.0), engine::InputError);
+    CHECK_NOTHROW(run("poisson:0.1", 4, 4, "choice:4,self", 0.5));
+  }
+
+  TEST_CASE("compare: all-zero task times give efficiency 1 or 0 and no imbalance") {
+    // poisson:1e-9: every time is 0 in practice. With h > 0, self still
+    // takes N·h, so its efficiency is 0.
+    const auto s = simulate("poisson:1e-9", 5, 2, "block,self", 100, 3, 0.5);
+    CHECK(s.strategy[0].efficiency.mean() == 1.0);
+    CHECK(s.strategy[0].imbalance.count() == 0);
+    CHECK(s.strategy[0].ratio.count() == 0);
+    CHECK(s.strategy[1].makespan.mean() == 2.5);
+    CHECK(s.strategy[1].efficiency.mean() == 0.0);
+    CHECK(s.strategy[1].efficiency_diff.mean() == -1.0);
+  }
+}
+
+TEST_SUITE("statistical") {
+  TEST_CASE("compare: self with exponential tasks matches the exact list-scheduling mean") {
+    const auto s = simulate("exponential:1", 64, 8, "self", 20000, 301);
+    const auto& c = s.strategy[0].makespan;
+    REQUIRE(c.count() == 20000);
+    const double exact = exp::list_exponential_mean_makespan(64, 8, 1.0);
+    CHECK(std::abs(c.mean() - exact) <= 4 * c.mean_se());
+    // Power: a wrong harmonic term (H_7, H_9, the papers' ln P) is detected.
+    for (const double wrong : {7.0 + 363.0 / 140.0, 7.0 + 7129.0 / 2520.0, 7.0 + std::log(8.0)}) {
+      CHECK(std::abs(c.mean() - wrong) > 4 * c.mean_se());
+    }
+    // With a dispatch cost the makespan grows: at least N·h.
+    const auto slow = simulate("exponential:1", 64, 8, "self", 2000, 302, 0.5);
+    CHECK(slow.strategy[0].makespan.mean() > 32.0);
+  }
+
+  TEST_CASE("compare: cyclic agrees in law with scatter") {
+    // N = n·P: cyclic gives each processor n iid tasks, Salmon's model, so
+    // E C = n·m·(1 + E l), l of `lbmc scatter`, whose E l is exact for
+    // exponential tasks.
+    constexpr std::int64_t n = 10;
+    constexpr std::int64_t p = 100;
+    const auto s = simulate("exponential:1", n * p, p, "cyclic,block", 20000, 303);
+    const engine::RunPlan plan = engine::RunPlan::fixed(304, 20000, 2);
+    const auto scatter = exp::simulate_scatter(dist::Exponential{1.0}, n, p, plan).sample;
+    const double nd = static_cast<double>(n);
+    for (const auto* c : {&s.strategy[0].makespan, &s.strategy[1].makespan}) {
+      const double combined = std::sqrt(c->mean_se() * c->mean_se() + nd * nd * scatter.l.mean_se() * scatter.l.mean_se());
+      CHECK(std::abs(c->mean() - nd * (1.0 + scatter.l.mean())) <= 4 * combined);
+      const double exact = nd * (1.0 + *analytic::scatter_exact_mean(dist::Exponential{1.0}, n, p));
+      CHECK(std::abs(c->mean() - exact) <= 4 * c->mean_se());
+    }
+  }
+
+  TEST_CASE("compare: the paired difference has a smaller se than either efficiency") {
+    // Heavy tails make the task times, shared by all strategies, the main
+    // source of each efficiency's variation; the paired difference removes
+    // it. (With light tails and many tasks per processor the gain can
+    // vanish: each strategy's own split of the tasks dominates.)
+    const auto s = simulate("lognormal:0,2", 32, 8, exp::kDefaultStrategies, 20000, 305);
+    const auto& first = s.strategy[0].efficiency;
+    for (int i = 1; i < 6; ++i) {
+      CAPTURE(i);
+      const auto& other = s.strategy[i].efficiency;
+      const auto& diff = s.strategy[i].efficiency_diff;
+      REQUIRE(diff.count() == 20000);
+      CHECK(diff.mean() == doctest::Approx(other.mean() - first.mean()).epsilon(1e-9));
+      CHECK(diff.mean_se() < std::min(first.mean_se(), other.mean_se()));
+      // Independent runs would give sqrt(se_A^2 + se_B^2).
+      CHECK(diff.mean_se() < 0.75 * std::hypot(first.mean_se(), other.mean_se()));
+    }
+  }
+
+  TEST_CASE("compare: same seed gives identical CSV for 1 and 2 threads") {
+    const std::string args =
+        "compare --dist exponential:1 --dist geometric:0.3 --N 7,100 --P 4 --h 0.01 --reps 3000 --seed 17 --quiet --csv -";
+    const Outcome one = lbmc_run(args + " --threads 1");
+    const Outcome two = lbmc_run(args + " --threads 2");
+    REQUIRE(one.code == 0);
+    REQUIRE(two.code == 0);
+    CHECK(one.out == two.out);
+    CHECK(one.out.rfind("experiment,dist,N,P,strategy,statistic,estimate,se,", 0) == 0);
+    CHECK(one.out.find(",choice:2-block,efficiency_diff.mean,") != std::string::npos);
+    const Outcome other = lbmc_run("compare --dist exponential:1 --N 7,100 --P 4 --reps 3000 --seed 18 --quiet --csv -");
+    CHECK(other.out != one.out);
+  }
+
+  TEST_CASE("compare: exact references and bounds pass under --strict") {
+    const Outcome run = lbmc_run(
+        "compare --dist exponential:1 --dist constant:2 --dist gamma:2,1 --N 4,64 --P 8 --reps 20000 --seed 19 "
+        "--strict --quiet --csv -");
+    CHECK(run.code == 0);
+    for (const char* ref : {",list-exponential,exact,", ",max-of-iid,exact,", ",processor-sums,exact,",
+                            ",multinomial,exact,", ",lower-bound,bound,", ",graham-list,bound,"}) {
+      CAPTURE(ref);
+      CHECK(run.out.find(ref) != std::string::npos);
+    }
+    CHECK(run.out.find(",fail\n") == std::string::npos);
+  }
+}
+
+TEST_SUITE("fast") {
+  TEST_CASE("compare: bad input exits 2 with one line and no file") {
+    const fs::path target = scratch() / "never.csv";
+    const char* cases[][2] = {
+        {"compare --N 0", "--N"},
+        {"compare --P 0", "--P"},
+        {"compare --N 1.5", "--N"},
+        {"compare --strategy fifo", "--strategy"},
+        {"compare --strategy choice:0", "--strategy"},
+        {"compare --P 4,16 --strategy choice:5", "--strategy"},
+        {"compare --h -1", "--h"},
+        {"compare --h nan", "--h"},
+        {"compare --dist normal:5,1", "--dist"},
+        {"compare --dist uniform:-1,1", "--dist"},
+        {"compare --dist constant:0", "--dist"},
+        {"compare --reps 0", "--reps"},
+    };
+    for (const auto& c : cases) {
+      CAPTURE(c[0]);
+      const Outcome o = lbmc_run(std::string(c[0]) + " --csv " + target.string());
+      CHECK(o.code == 2);
+      CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+      CHECK(o.err.find(c[1]) != std::string::npos);
+      CHECK_FALSE(fs::exists(target));
+    }
+  }
+}
