@@ -40,6 +40,7 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/scatter.hpp"
 
@@ -288,12 +289,12 @@ TEST_SUITE("fast") {
 
   TEST_CASE("compare: the exact mean makespan of list scheduling with exponential tasks") {
     const double h8 = 761.0 / 280.0;
-    CHECK(exp::list_exponential_mean_makespan(64, 8, 1.0) == doctest::Approx(7.0 + h8).epsilon(1e-15));
-    CHECK(exp::list_exponential_mean_makespan(64, 8, 2.5) == doctest::Approx(2.5 * (7.0 + h8)).epsilon(1e-15));
-    CHECK(exp::list_exponential_mean_makespan(8, 8, 1.0) == doctest::Approx(h8).epsilon(1e-15));
-    CHECK(exp::list_exponential_mean_makespan(3, 8, 1.0) == doctest::Approx(11.0 / 6.0).epsilon(1e-15));
-    CHECK(exp::list_exponential_mean_makespan(5, 1, 1.0) == doctest::Approx(5.0).epsilon(1e-15));
-    CHECK_THROWS_AS(exp::list_exponential_mean_makespan(0, 8, 1.0), engine::InputError);
+    CHECK(analytic::list_exponential_mean_makespan(64, 8, 1.0) == doctest::Approx(7.0 + h8).epsilon(1e-15));
+    CHECK(analytic::list_exponential_mean_makespan(64, 8, 2.5) == doctest::Approx(2.5 * (7.0 + h8)).epsilon(1e-15));
+    CHECK(analytic::list_exponential_mean_makespan(8, 8, 1.0) == doctest::Approx(h8).epsilon(1e-15));
+    CHECK(analytic::list_exponential_mean_makespan(3, 8, 1.0) == doctest::Approx(11.0 / 6.0).epsilon(1e-15));
+    CHECK(analytic::list_exponential_mean_makespan(5, 1, 1.0) == doctest::Approx(5.0).epsilon(1e-15));
+    CHECK_THROWS_AS(analytic::list_exponential_mean_makespan(0, 8, 1.0), engine::InputError);
   }
 
   TEST_CASE("compare: the simulation refuses bad specs") {
@@ -327,7 +328,7 @@ TEST_SUITE("statistical") {
     const auto s = simulate("exponential:1", 64, 8, "self", 20000, 301);
     const auto& c = s.strategy[0].makespan;
     REQUIRE(c.count() == 20000);
-    const double exact = exp::list_exponential_mean_makespan(64, 8, 1.0);
+    const double exact = analytic::list_exponential_mean_makespan(64, 8, 1.0);
     CHECK(std::abs(c.mean() - exact) <= 4 * c.mean_se());
     // Power: a wrong harmonic term (H_7, H_9, the papers' ln P) is detected.
     for (const double wrong : {7.0 + 363.0 / 140.0, 7.0 + 7129.0 / 2520.0, 7.0 + std::log(8.0)}) {

@@ -48,6 +48,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
@@ -67,7 +68,7 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
   const bool list = is_list_schedule(s, spec.h);
   if (s.kind == StrategyKind::self && spec.h == 0.0) {
     if (const auto* e = std::get_if<dist::Exponential>(&spec.law)) {
-      refs.push_back({"list-exponential", ReferenceKind::exact, list_exponential_mean_makespan(n, p, e->mean)});
+      refs.push_back({"list-exponential", ReferenceKind::exact, analytic::list_exponential_mean_makespan(n, p, e->mean)});
     }
   }
   const bool own_processor = s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic || list;

@@ -12,7 +12,6 @@
 
 #include <fmt/format.h>
 
-#include "lbmc/analytic/harmonic.hpp"
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
@@ -334,14 +333,6 @@ double compare_variates_per_rep(const CompareSpec& spec) {
 
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs) {
   return 32.0 * static_cast<double>(tasks) + 24.0 * static_cast<double>(procs) + 0x1.0p21;
-}
-
-double list_exponential_mean_makespan(std::int64_t tasks, std::int64_t procs, double mean) {
-  if (tasks < 1 || procs < 1) {
-    throw engine::InputError(fmt::format("list scheduling: N = {} and P = {} must be >= 1", tasks, procs));
-  }
-  if (tasks <= procs) return mean * analytic::harmonic(tasks);
-  return mean * (static_cast<double>(tasks - procs) / static_cast<double>(procs) + analytic::harmonic(procs));
 }
 
 namespace {

@@ -183,13 +183,5 @@ double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 //! times or has mean ≤ 0.
 engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engine::RunPlan plan);
 
-//! E C of list scheduling (self with h = 0, any task order) of N iid
-//! exponential tasks of mean m on P processors: while tasks wait, all P
-//! processors are busy and, by memorylessness, one finishes after
-//! Exp(P/m) time, so the queue empties after N − P such gaps; the P tasks
-//! then running end at the maximum of P iid exponentials, m·H_P. Hence
-//! E C = m·((N − P)/P + H_P) for N ≥ P and m·H_N for N < P (DESIGN §6,
-//! "Strategies compared"; H_P from analytic/harmonic.hpp).
-double list_exponential_mean_makespan(std::int64_t tasks, std::int64_t procs, double mean);
 
 }  // namespace lbmc::exp
