@@ -13,6 +13,22 @@
 //   self, h = 1 (task k starts >= k): [6,0,0] [6,3,0] [6,3,4] [6,5,4]
 //     [6,5,9] [6,8,9] [10,8,9] [10,11,9]                                  -> 11
 //   lpt (5 4 3 3 2 1 1 1): [5,4,3] [5,4,6] [5,6,6] [6,6,6] [7,6,6] [7,7,6] -> 7
+// Chunked schedules of the same times on P = 3 (chunk totals; free times
+// after each chunk; chunk j starts >= j·h):
+//   chunk:3, h = 0: [5 1 1]=7 [1 4 2]=7 [3 3]=6 (the short last chunk)
+//     [7,0,0] [7,7,0] [7,7,6]                                             -> 7
+//   chunk:3, h = 1: starts 1, 2, 3: [8,0,0] [8,9,0] [8,9,9]               -> 9
+//   chunk:2, h = 0: 6 2 6 6: [6,0,0] [6,2,0] [6,2,6] [6,8,6]              -> 8
+//   chunk:2, h = 1: starts 1, 2, 3, max(4, 4): [7,0,0] [7,4,0] [7,4,9]
+//     [7,10,9]                                                            -> 10
+//   chunk:3 on P = 2, h = 2: starts 2, 4, max(9, 6) = 9: [9,0] [9,11]
+//     [15,11]                                                             -> 15
+//   guided (⌈R/P⌉ of R left: 3 2 1 1 1 tasks, totals 7 5 2 3 3), h = 0:
+//     [7,0,0] [7,5,0] [7,5,2] [7,5,5] [7,8,5]                             -> 8
+//   guided, h = 1: starts 1, 2, 3, max(5, 4), max(7, 5):
+//     [8,0,0] [8,7,0] [8,7,5] [8,7,8] [8,10,8]                            -> 10
+//   guided on t = 1 1 1 1 1 1 1 1 1 9, P = 4: chunks of 3 2 2 1 1 1
+//     (totals 3 2 2 1 1 9): [3,2,2,1] [3,2,2,2] [3,11,2,2]                -> 11
 // Graham's tight LPT case (Graham 1969): t = 3 3 2 2 2 on P = 2 gives 7
 // against the optimum 6, the ratio 4/3 − 1/(3P) = 7/6.
 // E C of list scheduling with exponential tasks: 7 + H_8 = 7 + 761/280 at
@@ -40,6 +56,7 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/analytic/chunk_scheduling.hpp"
 #include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/scatter.hpp"
@@ -70,6 +87,24 @@ double reference_list(const std::vector<double>& times, std::int64_t procs, doub
   return most;
 }
 
+// Chunked list scheduling by the same independent method: chunk sizes from
+// `fixed` (chunk:K) or ⌈R/P⌉ (guided, fixed = 0), chunk j starting at
+// max(free, j·h).
+double reference_chunks(const std::vector<double>& times, std::int64_t procs, std::int64_t fixed, double h) {
+  std::vector<double> totals;
+  std::size_t first = 0;
+  while (first < times.size()) {
+    const std::size_t left = times.size() - first;
+    const auto p = static_cast<std::size_t>(procs);
+    const std::size_t size = fixed > 0 ? std::min(left, static_cast<std::size_t>(fixed)) : (left + p - 1) / p;
+    double total = 0.0;
+    for (std::size_t i = first; i < first + size; ++i) total += times[i];
+    totals.push_back(total);
+    first += size;
+  }
+  return reference_list(totals, procs, h);
+}
+
 double reference_lpt(std::vector<double> times, std::int64_t procs) {
   std::sort(times.begin(), times.end(), std::greater<>());
   return reference_list(times, procs, 0.0);
@@ -89,6 +124,12 @@ exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::in
                             std::int64_t reps, std::uint64_t seed, double h = 0.0) {
   const exp::CompareSpec s{dist::parse_load_law(spec), tasks, procs, exp::parse_strategies(strategies), h};
   return exp::simulate_compare(s, engine::RunPlan::fixed(seed, reps, 2)).sample;
+}
+
+// A chunk:K with K = 0 made by hand (the parser refuses it).
+void simulate_compare_k0() {
+  const exp::CompareSpec s{dist::Exponential{1.0}, 4, 4, {Strategy{StrategyKind::chunk, 0, 0}}, 0.0};
+  (void)exp::simulate_compare(s, engine::RunPlan::fixed(1, 10, 1));
 }
 
 const fs::path& scratch() {
@@ -155,6 +196,59 @@ TEST_SUITE("fast") {
     const std::vector<double> ten{1, 1, 1, 1, 1, 1, 1, 1, 1, 9};
     CHECK(exp::makespan_block(ten, 4) == 9.0);
     CHECK(exp::makespan_cyclic(ten, 4) == 11.0);  // tasks 1, 5, 9 on processor 1
+  }
+
+  TEST_CASE("compare: hand-worked makespans of chunk:K and guided") {
+    CHECK(exp::makespan_chunk(kTimes, 3, 3, 0.0) == 7.0);
+    CHECK(exp::makespan_chunk(kTimes, 3, 3, 1.0) == 9.0);
+    CHECK(exp::makespan_chunk(kTimes, 3, 2, 0.0) == 8.0);
+    CHECK(exp::makespan_chunk(kTimes, 3, 2, 1.0) == 10.0);
+    CHECK(exp::makespan_chunk(kTimes, 2, 3, 2.0) == 15.0);
+    CHECK(exp::makespan_guided(kTimes, 3, 0.0) == 8.0);
+    CHECK(exp::makespan_guided(kTimes, 3, 1.0) == 10.0);
+    const std::vector<double> ten{1, 1, 1, 1, 1, 1, 1, 1, 1, 9};
+    CHECK(exp::makespan_guided(ten, 4, 0.0) == 11.0);
+    // One chunk holds everything: W after the first dispatch.
+    for (const std::int64_t k : {8, 9, 1000}) {
+      CHECK(exp::makespan_chunk(kTimes, 3, k, 0.0) == 20.0);
+      CHECK(exp::makespan_chunk(kTimes, 3, k, 0.5) == 20.5);
+    }
+    CHECK(exp::makespan_guided(kTimes, 1, 0.25) == 20.25);
+    // Guided with N <= P: chunks of one task, each on its own processor.
+    CHECK(exp::makespan_guided(kTimes, 8, 0.0) == 5.0);
+    CHECK(exp::makespan_guided(kTimes, 8, 1.0) == 11.0);  // task k starts at k: the last, 8 + 3
+    CHECK(exp::largest_chunk({StrategyKind::guided, 0}, 10, 4) == 3);
+    CHECK(exp::largest_chunk({StrategyKind::chunk, 0, 4}, 10, 4) == 4);
+    CHECK(exp::largest_chunk({StrategyKind::chunk, 0, 40}, 10, 4) == 10);
+    CHECK(exp::largest_chunk({StrategyKind::self, 0}, 10, 4) == 1);
+    CHECK(exp::largest_chunk({StrategyKind::block, 0}, 10, 4) == 0);
+  }
+
+  TEST_CASE("compare: chunk:1 is self, value for value; chunks agree with a priority-queue schedule") {
+    for (const char* spec : {"exponential:1", "geometric:0.2", "pareto:3,1", "uniform:0,1"}) {
+      CAPTURE(spec);
+      const std::vector<double> times = draw(spec, 1000, 9);
+      for (const std::int64_t p : {1, 3, 16, 2000}) {
+        CAPTURE(p);
+        for (const double h : {0.0, 0.01, 0.3}) {
+          CAPTURE(h);
+          CHECK(exp::makespan_chunk(times, p, 1, h) == exp::makespan_self(times, p, h));
+          for (const std::int64_t k : {2, 7, 64}) {
+            CAPTURE(k);
+            CHECK(exp::makespan_chunk(times, p, k, h) == reference_chunks(times, p, k, h));
+          }
+          CHECK(exp::makespan_guided(times, p, h) == reference_chunks(times, p, 0, h));
+        }
+      }
+    }
+    // And in a simulation: the same makespan, efficiency and C/LB in every
+    // replication, so the paired difference is exactly 0.
+    const exp::CompareSpec spec{dist::parse_load_law("lognormal:0,1"), 50, 4, exp::parse_strategies("self,chunk:1"), 0.0};
+    const auto s = exp::simulate_compare(spec, engine::RunPlan::fixed(3, 500, 2)).sample;
+    CHECK(s.strategy[0].makespan.mean() == s.strategy[1].makespan.mean());
+    CHECK(s.strategy[0].ratio.mean() == s.strategy[1].ratio.mean());
+    CHECK(s.strategy[1].efficiency_diff.mean() == 0.0);
+    CHECK(s.strategy[1].efficiency_diff.variance() == 0.0);
   }
 
   TEST_CASE("compare: random and choice follow their draws - ties to the first drawn") {
@@ -245,6 +339,66 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("compare: chunked schedules respect Graham's bound on their chunks") {
+    // C <= W/P + (1 - 1/P)·T* + J·h (T* the largest chunk total, J chunks),
+    // and with h = 0 C/LB <= ratio_upper_bound.
+    exp::Scheduler scheduler;
+    engine::Generator unused;
+    const auto chunked = exp::parse_strategies("chunk:1,chunk:2,chunk:5,chunk:64,guided");
+    for (const char* spec : {"exponential:1", "pareto:2.5,1", "poisson:0.5", "lognormal:0,2"}) {
+      for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{37}, std::size_t{300}}) {
+        for (const std::int64_t p : {1, 3, 8}) {
+          for (const double h : {0.0, 0.2}) {
+            CAPTURE(spec);
+            CAPTURE(n);
+            CAPTURE(p);
+            CAPTURE(h);
+            const std::vector<double> times = draw(spec, n, 200 + n);
+            const double lb = exp::makespan_lower_bound(times, p);
+            const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
+            double total = 0.0;
+            for (const double t : times) total += t;
+            for (const Strategy& s : chunked) {
+              CAPTURE(exp::to_string(s));
+              // The chunk totals, as the strategy cuts them.
+              std::vector<double> totals;
+              for (std::size_t first = 0; first < n;) {
+                const std::size_t left = n - first;
+                const auto pp = static_cast<std::size_t>(p);
+                const std::size_t size = s.kind == StrategyKind::chunk ? std::min(left, static_cast<std::size_t>(s.k))
+                                                                       : (left + pp - 1) / pp;
+                totals.push_back(0.0);
+                for (std::size_t i = first; i < first + size; ++i) totals.back() += times[i];
+                first += size;
+              }
+              const double most = *std::max_element(totals.begin(), totals.end());
+              const double pd = static_cast<double>(p);
+              const double c = scheduler.makespan(s, times, p, h, unused);
+              CHECK(c >= lb * (1.0 - tol));
+              CHECK(c <= (total / pd + (1.0 - 1.0 / pd) * most + static_cast<double>(totals.size()) * h) * (1.0 + tol));
+              const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), p, h);
+              CHECK(upper.has_value() == (h == 0.0));
+              if (upper && lb > 0.0) CHECK(c / lb <= *upper * (1.0 + tol));
+            }
+          }
+        }
+      }
+    }
+    // The bound's values: 2 - 1/P for chunk:1, 1 + (1 - 1/P)·min(K*, P).
+    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 1}, 100, 8, 0.0) == 2.0 - 1.0 / 8.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 3}, 100, 8, 0.0) == 1.0 + 7.0 / 8.0 * 3.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 30}, 100, 8, 0.0) == 8.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 20, 8, 0.0) == 1.0 + 7.0 / 8.0 * 3.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 8, 8, 0.0) == 2.0 - 1.0 / 8.0);
+    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::self, 0}, 100, 8, 0.5).has_value());
+    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::block, 0}, 100, 8, 0.0).has_value());
+    // The bound is tight: P = 2, chunk:2, t = 1 1 0 puts the first chunk (2)
+    // on one processor, C = 2 against LB = max(2/2, 1) = 1, and the bound is
+    // 1 + (1/2)·2 = 2.
+    CHECK(exp::makespan_chunk(std::vector<double>{1, 1, 0}, 2, 2, 0.0) == 2.0);
+    CHECK(exp::makespan_lower_bound(std::vector<double>{1, 1, 0}, 2) == 1.0);
+  }
+
   TEST_CASE("compare: uniform_below stays in range and is flat") {
     engine::Generator gen = engine::block_generator(2, 0);
     CHECK(exp::uniform_below(gen, 1) == 0);
@@ -275,7 +429,18 @@ TEST_SUITE("fast") {
     CHECK(all[3] == Strategy{StrategyKind::choice, 2});
     CHECK(exp::parse_strategies("lpt,self,lpt").size() == 2);
     CHECK(exp::parse_strategies("choice:1e1")[0].d == 10);
+    const auto chunked = exp::parse_strategies("chunk:4,guided,chunk:1,chunk:4");
+    REQUIRE(chunked.size() == 3);
+    CHECK(chunked[0] == Strategy{StrategyKind::chunk, 0, 4});
+    CHECK(chunked[1] == Strategy{StrategyKind::guided, 0});
+    CHECK(exp::to_string(chunked[0]) == "chunk:4");
+    CHECK(exp::to_string(chunked[1]) == "guided");
+    CHECK(exp::is_list_schedule(chunked[2], 0.0));
+    CHECK_FALSE(exp::is_list_schedule(chunked[2], 0.1));
+    CHECK_FALSE(exp::is_list_schedule(chunked[0], 0.0));
+    CHECK_FALSE(exp::is_list_schedule(chunked[1], 0.0));
     for (const char* bad : {"", "lpt,", "fifo", "choice", "choice:", "choice:0", "choice:-1", "choice:1.5", "Block",
+                            "chunk", "chunk:", "chunk:0", "chunk:-2", "chunk:1.5", "guided:2",
                             "block,cyclic,random,self,lpt,choice:1,choice:2,choice:3,choice:4,choice:5,choice:6,"
                             "choice:7,choice:8,choice:9,choice:10,choice:11,choice:12"}) {
       CAPTURE(bad);
@@ -297,6 +462,19 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(analytic::list_exponential_mean_makespan(0, 8, 1.0), engine::InputError);
   }
 
+  TEST_CASE("compare: Kruskal-Weiss's asymptotic makespan of chunk:K") {
+    // N m/P + h N/(K P) + sd sqrt(2 K ln P): 512 + 16 + sqrt(32 ln 8).
+    CHECK(analytic::kruskal_weiss_mean_makespan(4096, 8, 16, 1.0, 1.0, 0.5) ==
+          doctest::Approx(512.0 + 16.0 + std::sqrt(32.0 * std::log(8.0))).epsilon(1e-15));
+    // One processor: the whole work, no spread term.
+    CHECK(analytic::kruskal_weiss_mean_makespan(100, 1, 4, 2.0, 3.0, 0.0) == 200.0);
+    CHECK_THROWS_AS(analytic::kruskal_weiss_mean_makespan(100, 8, 0, 1.0, 1.0, 0.0), engine::InputError);
+    CHECK_THROWS_AS(analytic::kruskal_weiss_mean_makespan(100, 8, 4, 1.0, -1.0, 0.0), engine::InputError);
+    CHECK_THROWS_AS(analytic::kruskal_weiss_mean_makespan(100, 8, 4, 1.0, 1.0,
+                                                          std::numeric_limits<double>::infinity()),
+                    engine::InputError);
+  }
+
   TEST_CASE("compare: the simulation refuses bad specs") {
     const auto run = [](const std::string& spec, std::int64_t n, std::int64_t p, const std::string& strategies,
                         double h) { return simulate(spec, n, p, strategies, 10, 1, h); };
@@ -307,7 +485,9 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(run("exponential:1", 4, 4, "self", std::numeric_limits<double>::infinity()), engine::InputError);
     CHECK_THROWS_AS(run("normal:5,1", 4, 4, "block", 0.0), engine::InputError);
     CHECK_THROWS_AS(run("constant:0", 4, 4, "block", 0.0), engine::InputError);
+    CHECK_THROWS_AS(simulate_compare_k0(), engine::InputError);
     CHECK_NOTHROW(run("poisson:0.1", 4, 4, "choice:4,self", 0.5));
+    CHECK_NOTHROW(run("poisson:0.1", 4, 4, "chunk:9,guided", 0.5));
   }
 
   TEST_CASE("compare: all-zero task times give efficiency 1 or 0 and no imbalance") {
@@ -401,6 +581,18 @@ TEST_SUITE("statistical") {
       CHECK(run.out.find(ref) != std::string::npos);
     }
     CHECK(run.out.find(",fail\n") == std::string::npos);
+    // The chunked schedules' references.
+    const Outcome chunked = lbmc_run(
+        "compare --dist exponential:1 --dist uniform:0,2 --N 4,64 --P 8 --strategy self,chunk:1,chunk:4,chunk:40,guided "
+        "--reps 20000 --seed 20 --strict --quiet --csv -");
+    CHECK(chunked.code == 0);
+    for (const char* ref : {",chunk:1,makespan.mean,", ",chunk:1,makespan_ratio.mean,", ",list-exponential,exact,",
+                            ",guided,makespan.mean,", ",max-of-iid,exact,", ",one-chunk,exact,",
+                            ",kruskal-weiss,asymptotic,", ",graham-chunks,bound,"}) {
+      CAPTURE(ref);
+      CHECK(chunked.out.find(ref) != std::string::npos);
+    }
+    CHECK(chunked.out.find(",fail\n") == std::string::npos);
   }
 }
 
@@ -413,6 +605,8 @@ TEST_SUITE("fast") {
         {"compare --N 1.5", "--N"},
         {"compare --strategy fifo", "--strategy"},
         {"compare --strategy choice:0", "--strategy"},
+        {"compare --strategy chunk:0", "--strategy"},
+        {"compare --strategy self,chunk:x", "--strategy"},
         {"compare --P 4,16 --strategy choice:5", "--strategy"},
         {"compare --h -1", "--h"},
         {"compare --h nan", "--h"},

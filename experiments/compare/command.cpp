@@ -15,16 +15,32 @@
 //    schedule beats LB, so every replication's C/LB is at least 1 and so is
 //    its mean; the verdict passes unless the estimate lies more than z_tol·se
 //    below 1;
-//  - bound `graham-list` (makespan_ratio.mean <= 2 − 1/P, lpt and self with
-//    h = 0): a list schedule never leaves a processor idle while tasks wait,
+//  - bound `graham-list` (makespan_ratio.mean <= 2 − 1/P, lpt, and self and
+//    chunk:1 with h = 0, when N > P): a list schedule never leaves a processor idle while tasks wait,
 //    so C <= W/P + (1 − 1/P)·max t_i (Graham 1966) <= (2 − 1/P)·LB. Graham's
 //    4/3 − 1/(3P) for LPT (Graham 1969) is relative to the optimal makespan,
 //    which LB only bounds from below, so it is not a bound on C/LB (P + 1
 //    equal tasks give C_lpt/LB = 2P/(P + 1)) and is not used;
-//  - exact `list-exponential` (self, h = 0, exponential tasks of mean m):
+//  - bound `graham-chunks` (makespan_ratio.mean <= 1 + (1 − 1/P)·min(K*, P),
+//    chunk:K and guided with h = 0, K* > 1 their largest chunk: K, or ⌈N/P⌉
+//    for guided): Graham's argument on the chunks (compare.hpp,
+//    ratio_upper_bound) holds in every replication. With h > 0 the dispatcher
+//    can keep processors idle and no constant bound on C/LB follows;
+//  - exact `one-chunk` (chunk:K with K >= N, guided with P = 1): one
+//    processor runs every task after the first dispatch, C = W + h, so
+//    E C = N·m + h;
+//  - asymptotic `kruskal-weiss` (chunk:K, h = 0, finite variance, N >= K·P):
+//    E C ≈ N·m/P + σ·√(2·K·ln P) (Kruskal & Weiss 1985; analytic/
+//    chunk_scheduling.hpp), informational: their limit needs N/(K·P) and
+//    K/ln P large and IFR task times. Their overhead term h·N/(K·P) charges
+//    h to the processor taking each chunk; here h is a serial dispatcher
+//    (chunk j starts no earlier than j·h), which costs the processors
+//    nothing while it keeps up, so the formula is given for h = 0 only;
+//  - exact `list-exponential` (self and chunk:1, h = 0, exponential tasks of
+//    mean m):
 //    E C = m·((N − P)/P + H_P) for N >= P, m·H_N for N < P (compare.hpp);
-//  - exact `max-of-iid` (block, cyclic, lpt, and self with h = 0, when
-//    N <= P): every task has a processor to itself, C = max t_i, and E C is
+//  - exact `max-of-iid` (block, cyclic, lpt, and self, chunk:1 and guided
+//    with h = 0, when N <= P): every task has a processor to itself, C = max t_i, and E C is
 //    the exact mean of the maximum of N iid task times (analytic/max_of_iid);
 //  - exact `processor-sums` (block and cyclic when P divides N): each
 //    processor sums n = N/P iid times, so E C = n·m·(1 + E l) with Salmon's
@@ -42,6 +58,7 @@
 #include <fmt/format.h>
 
 #include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/chunk_scheduling.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
@@ -66,12 +83,19 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
   const std::int64_t n = spec.tasks;
   const std::int64_t p = spec.procs;
   const bool list = is_list_schedule(s, spec.h);
-  if (s.kind == StrategyKind::self && spec.h == 0.0) {
+  // Self and chunk:1 (the same schedule) in task order; not lpt, whose
+  // order depends on the times.
+  if (list && s.kind != StrategyKind::lpt) {
     if (const auto* e = std::get_if<dist::Exponential>(&spec.law)) {
       refs.push_back({"list-exponential", ReferenceKind::exact, analytic::list_exponential_mean_makespan(n, p, e->mean)});
     }
   }
-  const bool own_processor = s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic || list;
+  const bool chunked = s.kind == StrategyKind::chunk || s.kind == StrategyKind::guided;
+  const std::int64_t most = largest_chunk(s, n, p);
+  // With N <= P and one task a chunk (chunk:1, guided) every task has a
+  // processor to itself from time 0 when h = 0.
+  const bool own_processor = s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic || list ||
+                             (chunked && spec.h == 0.0 && most == 1);
   if (own_processor && n <= p) {
     const auto value = reference_or_note(table, params, "makespan.mean", "max-of-iid",
                                          [&] { return analytic::max_moments(spec.law, n).mean; });
@@ -94,6 +118,17 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
       if (m) refs.push_back({"multinomial", ReferenceKind::exact, c->value * *m});
     }
   }
+  if (chunked && most == n) {
+    // One chunk holds every task: it starts at h on one processor.
+    refs.push_back({"one-chunk", ReferenceKind::exact, static_cast<double>(n) * dist::mean(spec.law) + spec.h});
+  }
+  if (s.kind == StrategyKind::chunk && spec.h == 0.0 && n / s.k >= p) {
+    const double variance = dist::variance(spec.law);
+    if (std::isfinite(variance)) {
+      refs.push_back({"kruskal-weiss", ReferenceKind::asymptotic,
+                      analytic::kruskal_weiss_mean_makespan(n, p, s.k, dist::mean(spec.law), std::sqrt(variance), 0.0)});
+    }
+  }
   return refs;
 }
 
@@ -111,27 +146,32 @@ class CompareCommand final : public Command {
     app.add_option("--N", n_text_, "tasks N: list or range, each >= 1")->capture_default_str();
     app.add_option("--P", p_text_, "processors P: list or range, each >= 1")->capture_default_str();
     app.add_option("--strategy", strategy_text_,
-                   "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt; the first "
-                   "is the baseline of the paired differences")
+                   "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt, chunk:K "
+                   "(K >= 1), guided; the first is the baseline of the paired differences")
         ->capture_default_str();
-    app.add_option("--h", h_text_, "dispatch cost per task of self (>= 0): task k starts no earlier than k*h")
+    app.add_option("--h", h_text_, "dispatch cost (>= 0) per task of self, per chunk of chunk:K and guided: task (chunk) j starts "
+                   "no earlier than j*h")
         ->capture_default_str();
     add_run_options(app, run_text_, "1e4");
     app.footer(
         "Output columns: experiment,dist,N,P,strategy,statistic,... Each replication draws N task times once and\n"
         "runs every strategy on them (common random numbers): block (chunks of ceil(N/P)), cyclic (task i on i mod P),\n"
         "random (uniform processor), choice:D (fewest tasks of D uniform draws), self (list scheduling from a queue,\n"
-        "task k starts >= k*h), lpt (longest first to the least loaded). W = sum of times, C = makespan,\n"
-        "LB = max(W/P, max t_i). Statistics: makespan.mean, efficiency.mean = E[W/(P C)], imbalance.mean =\n"
-        "E[(C - W/P)/(W/P)], makespan_ratio.mean = E[C/LB]; rows with strategy A-B (B the first listed):\n"
-        "efficiency_diff.mean = E[eff_A - eff_B], paired on the same times. References: lower-bound (bound,\n"
-        "makespan_ratio >= 1), graham-list (bound, makespan_ratio <= 2 - 1/P for lpt and self with h = 0; Graham\n"
-        "1966), list-exponential (exact, self with h = 0, exponential tasks: m((N-P)/P + H_P), m H_N for N < P),\n"
-        "max-of-iid (exact, block, cyclic, lpt and self with h = 0 when N <= P: C = max t_i), processor-sums (exact,\n"
+        "task k starts >= k*h), lpt (longest first to the least loaded), chunk:K (self-scheduling of K tasks at a\n"
+        "time, Kruskal-Weiss; chunk j starts >= j*h), guided (chunks of ceil(remaining/P), Polychronopoulos-Kuck;\n"
+        "chunk j starts >= j*h). W = sum of times, C = makespan, LB = max(W/P, max t_i). Statistics: makespan.mean,\n"
+        "efficiency.mean = E[W/(P C)], imbalance.mean = E[(C - W/P)/(W/P)], makespan_ratio.mean = E[C/LB]; rows\n"
+        "with strategy A-B (B the first listed): efficiency_diff.mean = E[eff_A - eff_B], paired on the same times.\n"
+        "References: lower-bound (bound, makespan_ratio >= 1), graham-list (bound, makespan_ratio <= 2 - 1/P for\n"
+        "lpt, and self and chunk:1 with h = 0; Graham 1966), graham-chunks (bound, makespan_ratio <= 1 + (1 - 1/P)\n"
+        "min(K*, P) for chunk:K and guided with h = 0, K* the largest chunk), list-exponential (exact, self and\n"
+        "chunk:1 with h = 0, exponential tasks: m((N-P)/P + H_P), m H_N for N < P), max-of-iid (exact, block,\n"
+        "cyclic, lpt, and self, chunk:1 and guided with h = 0, when N <= P: C = max t_i), processor-sums (exact,\n"
         "block and cyclic when P divides N: n m (1 + E l), Salmon's l), multinomial (exact, random and choice:1 with\n"
-        "constant tasks). When every time is 0, efficiency is 1 (or 0 if dispatch alone took time) and the\n"
-        "replication adds nothing to imbalance and makespan_ratio. --target-rse watches makespan, efficiency and\n"
-        "makespan_ratio.\n" +
+        "constant tasks), one-chunk (exact, chunk:K and guided with every task in one chunk: N m + h),\n"
+        "kruskal-weiss (asymptotic, chunk:K with h = 0 and N >= K P: N m/P + sd sqrt(2 K ln P)). When every time is\n"
+        "0, efficiency is 1 (or 0 if dispatch alone took time) and the replication adds nothing to imbalance and\n"
+        "makespan_ratio. --target-rse watches makespan, efficiency and makespan_ratio.\n" +
         std::string(dist::law_ranges_help()));
   }
 
@@ -183,7 +223,6 @@ class CompareCommand final : public Command {
     const auto [sample, run] = simulate_compare(spec, make_plan(settings, label));
     report.record(label, run, compare_variates_per_rep(spec));
 
-    const double graham = 2.0 - 1.0 / static_cast<double>(spec.procs);
     const std::string first = to_string(spec.strategies.front());
     for (std::size_t i = 0; i < spec.strategies.size(); ++i) {
       const Strategy& s = spec.strategies[i];
@@ -193,12 +232,19 @@ class CompareCommand final : public Command {
       rows.mean("makespan.mean", st.makespan, makespan_references(spec, s, report.table(), params));
       rows.mean("efficiency.mean", st.efficiency);
       rows.mean("imbalance.mean", st.imbalance);
-      // C >= LB in every replication; C <= (2 - 1/P)·LB for list schedules.
+      // C >= LB in every replication; C <= (2 - 1/P)·LB for list schedules,
+      // 1 + (1 - 1/P)·min(K*, P) for chunked ones (h = 0).
       std::vector<Reference> bounds{{"lower-bound", ReferenceKind::bound, 1.0, false}};
-      // With N <= P every list schedule gives each task its own processor,
-      // C = LB in every replication, and the upper bound says nothing more.
-      if (is_list_schedule(s, spec.h) && spec.tasks > spec.procs) {
-        bounds.push_back({"graham-list", ReferenceKind::bound, graham, true});
+      // With N <= P every list schedule of single tasks gives each task its
+      // own processor, C = LB in every replication, and the upper bound says
+      // nothing more.
+      const std::int64_t most = largest_chunk(s, spec.tasks, spec.procs);
+      if (const auto upper = ratio_upper_bound(s, spec.tasks, spec.procs, spec.h)) {
+        if (most > 1) {
+          bounds.push_back({"graham-chunks", ReferenceKind::bound, *upper, true});
+        } else if (spec.tasks > spec.procs) {
+          bounds.push_back({"graham-list", ReferenceKind::bound, *upper, true});
+        }
       }
       rows.mean("makespan_ratio.mean", st.ratio, bounds);
     }

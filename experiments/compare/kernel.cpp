@@ -3,7 +3,7 @@
 // and executes every strategy on them; the schedules keep only what their
 // makespan needs: per-processor loads (block, cyclic, random, choice), task
 // counts (choice) or a binary min-heap of processor finish times (self,
-// lpt), whose top is replaced in O(log P) per task. Buffers live in
+// lpt, chunk:K, guided), whose top is replaced in O(log P) per task or chunk. Buffers live in
 // one Scheduler per block of replications: no allocation per replication.
 #include <algorithm>
 #include <bit>
@@ -22,6 +22,7 @@ namespace lbmc::exp {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 
@@ -120,6 +121,8 @@ const char* kind_name(StrategyKind kind) {
     case StrategyKind::choice: return "choice";
     case StrategyKind::self: return "self";
     case StrategyKind::lpt: return "lpt";
+    case StrategyKind::chunk: return "chunk";
+    case StrategyKind::guided: return "guided";
   }
   return "";
 }
@@ -128,6 +131,7 @@ const char* kind_name(StrategyKind kind) {
 
 std::string to_string(const Strategy& s) {
   if (s.kind == StrategyKind::choice) return fmt::format("choice:{}", s.d);
+  if (s.kind == StrategyKind::chunk) return fmt::format("chunk:{}", s.k);
   return kind_name(s.kind);
 }
 
@@ -143,10 +147,18 @@ std::vector<Strategy> parse_strategies(std::string_view text) {
         throw engine::InputError(fmt::format("'{}': D must be an integer >= 1", item));
       }
       if (s.d < 1) throw engine::InputError(fmt::format("'{}': D must be >= 1", item));
+    } else if (item.substr(0, 6) == "chunk:") {
+      s.kind = StrategyKind::chunk;
+      try {
+        s.k = engine::parse_integer(item.substr(6));
+      } catch (const engine::InputError&) {
+        throw engine::InputError(fmt::format("'{}': K must be an integer >= 1", item));
+      }
+      if (s.k < 1) throw engine::InputError(fmt::format("'{}': K must be >= 1", item));
     } else {
       bool known = false;
       for (const StrategyKind kind : {StrategyKind::block, StrategyKind::cyclic, StrategyKind::random,
-                                      StrategyKind::self, StrategyKind::lpt}) {
+                                      StrategyKind::self, StrategyKind::lpt, StrategyKind::guided}) {
         if (item == kind_name(kind)) {
           s.kind = kind;
           known = true;
@@ -154,7 +166,7 @@ std::vector<Strategy> parse_strategies(std::string_view text) {
       }
       if (!known) {
         throw engine::InputError(
-            fmt::format("'{}' is not a strategy (block, cyclic, random, choice:D, self, lpt)", item));
+            fmt::format("'{}' is not a strategy (block, cyclic, random, choice:D, self, lpt, chunk:K, guided)", item));
       }
     }
     if (std::find(strategies.begin(), strategies.end(), s) == strategies.end()) strategies.push_back(s);
@@ -166,7 +178,28 @@ std::vector<Strategy> parse_strategies(std::string_view text) {
 }
 
 bool is_list_schedule(const Strategy& s, double h) {
-  return s.kind == StrategyKind::lpt || (s.kind == StrategyKind::self && h == 0.0);
+  if (s.kind == StrategyKind::lpt) return true;
+  return h == 0.0 && (s.kind == StrategyKind::self || (s.kind == StrategyKind::chunk && s.k == 1));
+}
+
+std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t procs) {
+  switch (s.kind) {
+    case StrategyKind::self:
+    case StrategyKind::lpt: return 1;
+    case StrategyKind::chunk: return std::min(s.k, tasks);
+    case StrategyKind::guided: return tasks / procs + static_cast<std::int64_t>(tasks % procs != 0);
+    default: return 0;
+  }
+}
+
+std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, std::int64_t procs, double h) {
+  const double p = static_cast<double>(procs);
+  if (is_list_schedule(s, h)) return 2.0 - 1.0 / p;  // Graham (1966)
+  if (h != 0.0 || (s.kind != StrategyKind::chunk && s.kind != StrategyKind::guided)) return std::nullopt;
+  // Graham's argument on the chunks (compare.hpp): 1 + (1 − 1/P)·min(K*, P).
+  const std::int64_t most = largest_chunk(s, tasks, procs);
+  if (most <= 1) return 2.0 - 1.0 / p;
+  return 1.0 + (1.0 - 1.0 / p) * static_cast<double>(std::min(most, procs));
 }
 
 std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound) {
@@ -205,6 +238,8 @@ double Scheduler::makespan(const Strategy& s, std::span<const double> times, std
     case StrategyKind::choice: return choice(times, procs, s.d, gen);
     case StrategyKind::self: return self(times, procs, h);
     case StrategyKind::lpt: return lpt(times, procs);
+    case StrategyKind::chunk: return chunked(times, procs, s.k, h);
+    case StrategyKind::guided: return chunked(times, procs, 0, h);
   }
   return 0.0;
 }
@@ -287,6 +322,29 @@ double Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
   return heap_largest(heap_);
 }
 
+double Scheduler::chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h) {
+  // List scheduling of chunks in queue order: chunk j (1-based) holds the
+  // next `fixed` tasks (chunk:K; fewer for the last) or ⌈R/P⌉ of the R tasks
+  // left (guided, Polychronopoulos & Kuck 1987); it goes to the processor
+  // free first (the heap's top) and starts at max(its free time, j·h). The
+  // chunk's time is the sum of its tasks, added to its start once; with one
+  // task a chunk this is self's schedule, value for value.
+  reset_heap(heap_, procs);
+  const std::size_t n = times.size();
+  const std::size_t p = size_of(procs);
+  double j = 0.0;
+  for (std::size_t first = 0; first < n;) {
+    const std::size_t left = n - first;
+    const std::size_t size = fixed > 0 ? std::min(left, size_of(fixed)) : (left + p - 1) / p;
+    double work = 0.0;
+    for (std::size_t i = first; i < first + size; ++i) work += times[i];
+    first += size;
+    j += 1.0;
+    replace_top(heap_, std::max(heap_[0], j * h) + work);
+  }
+  return heap_largest(heap_);
+}
+
 double makespan_block(std::span<const double> times, std::int64_t procs) {
   engine::Generator unused;
   return Scheduler().makespan({StrategyKind::block, 0}, times, procs, 0.0, unused);
@@ -308,6 +366,14 @@ double makespan_self(std::span<const double> times, std::int64_t procs, double h
 double makespan_lpt(std::span<const double> times, std::int64_t procs) {
   engine::Generator unused;
   return Scheduler().makespan({StrategyKind::lpt, 0}, times, procs, 0.0, unused);
+}
+double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h) {
+  engine::Generator unused;
+  return Scheduler().makespan({StrategyKind::chunk, 0, k}, times, procs, h, unused);
+}
+double makespan_guided(std::span<const double> times, std::int64_t procs, double h) {
+  engine::Generator unused;
+  return Scheduler().makespan({StrategyKind::guided, 0}, times, procs, h, unused);
 }
 
 std::vector<engine::MeanSummary> reported_means(const CompareSample& s) {
@@ -343,7 +409,7 @@ struct CompareKernel {
 
   Sampler sampler;
   const CompareSpec* spec;
-  std::vector<bool> list_schedule;  // per strategy: Graham's list bound applies
+  std::vector<double> upper;        // per strategy: ratio_upper_bound, or +inf
   double tol;                       // rounding of a sum of N times, relative
 
   Accumulator make_accumulator() const { return {}; }
@@ -351,7 +417,6 @@ struct CompareKernel {
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
     const std::int64_t procs = spec->procs;
     const double p = static_cast<double>(procs);
-    const double graham = 2.0 - 1.0 / p;  // Graham (1966): C <= (2 - 1/P)·LB for list schedules
     std::vector<double> times(size_of(spec->tasks));
     Scheduler scheduler;
     for (std::int64_t r = 0; r < count; ++r) {
@@ -378,7 +443,7 @@ struct CompareKernel {
         st.efficiency.add(efficiency);
         if (bound > 0.0) {
           double ratio = at_least(c / bound, 1.0, tol);
-          if (list_schedule[s]) ratio = at_most(ratio, graham, tol);
+          ratio = at_most(ratio, upper[s], tol);
           st.ratio.add(ratio);
         }
         if (s == 0) {
@@ -406,6 +471,9 @@ engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engin
     if (s.kind == StrategyKind::choice && (s.d < 1 || s.d > spec.procs)) {
       throw engine::InputError(fmt::format("compare: {} needs 1 <= D <= P = {}", to_string(s), spec.procs));
     }
+    if (s.kind == StrategyKind::chunk && s.k < 1) {
+      throw engine::InputError(fmt::format("compare: {} needs K >= 1", to_string(s)));
+    }
   }
   dist::require_nonnegative(spec.law, "task times must be >= 0");
   if (!(dist::mean(spec.law) > 0.0)) {
@@ -415,13 +483,15 @@ engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engin
   const auto work = static_cast<std::int64_t>(std::min(
       0x1.0p62, static_cast<double>(spec.tasks) * (1.0 + static_cast<double>(spec.strategies.size()))));
   plan.block_reps = engine::block_size_for(work);
-  std::vector<bool> list_schedule;
-  for (const Strategy& s : spec.strategies) list_schedule.push_back(is_list_schedule(s, spec.h));
+  std::vector<double> upper;
+  for (const Strategy& s : spec.strategies) {
+    upper.push_back(ratio_upper_bound(s, spec.tasks, spec.procs, spec.h).value_or(kInf));
+  }
   const double tol = (2.0 * static_cast<double>(spec.tasks) + 4.0) * kEps;
   engine::Simulated<CompareSample> result;
   dist::visit_sampler(spec.law, [&](const auto& sampler) {
     using Kernel = CompareKernel<std::decay_t<decltype(sampler)>>;
-    const Kernel kernel{sampler, &spec, list_schedule, tol};
+    const Kernel kernel{sampler, &spec, upper, tol};
     result.run = engine::run_replications(plan, kernel, result.sample);
   });
   return result;

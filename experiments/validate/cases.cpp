@@ -64,6 +64,13 @@ std::vector<ValidationCase> validation_cases() {
        {"compare", "--dist", "constant:1", "--dist", "geometric:0.3", "--N", "6,48", "--P", "8", "--strategy",
         "block,cyclic,random,choice:1,choice:2"},
        0.2},
+      // Chunked self-scheduling: chunk:1 is self (list-exponential), guided
+      // with N <= P gives each task a processor (max-of-iid), one chunk of
+      // every task (one-chunk, chunk:40 at N = 4), Graham's bound on the chunks.
+      {"compare", "chunked and guided self-scheduling",
+       {"compare", "--dist", "exponential:1", "--dist", "uniform:0,2", "--N", "4,64", "--P", "8", "--strategy",
+        "self,chunk:1,chunk:4,chunk:40,guided"},
+       0.2},
   };
 }
 

@@ -17,7 +17,16 @@
 //              max(its free time, k·h), h the dispatch cost per task (the
 //              dispatcher hands out one task every h);
 //  - lpt:      longest processing time first (Graham 1969): tasks by
-//              decreasing time, each to the least-loaded processor.
+//              decreasing time, each to the least-loaded processor;
+//  - chunk:K:  chunked self-scheduling with a fixed chunk size (Kruskal &
+//              Weiss 1985): the central queue hands out K consecutive tasks
+//              at a time (the last chunk may be shorter); chunk j (1-based)
+//              goes to the processor free first and starts at max(its free
+//              time, j·h), h now the dispatch cost per chunk; the processor
+//              runs the chunk's tasks back to back. chunk:1 is self;
+//  - guided:   guided self-scheduling (Polychronopoulos & Kuck 1987): as
+//              chunk:K, but each chunk takes ⌈R/P⌉ of the R tasks still in
+//              the queue (N = 10, P = 4: chunks of 3, 2, 2, 1, 1, 1).
 // The random draws of `random` and `choice:D` come from the replication's
 // generator after the task times, strategy by strategy in the order listed,
 // so a run is reproducible from its seed and its strategy list.
@@ -53,11 +62,12 @@
 
 namespace lbmc::exp {
 
-enum class StrategyKind { block, cyclic, random, choice, self, lpt };
+enum class StrategyKind { block, cyclic, random, choice, self, lpt, chunk, guided };
 
 struct Strategy {
   StrategyKind kind = StrategyKind::block;
   std::int64_t d = 0;  //!< choice:D only: processors probed per task
+  std::int64_t k = 0;  //!< chunk:K only: tasks per chunk
 
   friend bool operator==(const Strategy&, const Strategy&) = default;
 };
@@ -69,18 +79,35 @@ inline constexpr int kMaxStrategies = 16;
 inline constexpr const char* kDefaultStrategies = "block,cyclic,random,choice:2,self,lpt";
 
 //! The spelling of a strategy in --strategy and in the output: block,
-//! cyclic, random, choice:D, self, lpt.
+//! cyclic, random, choice:D, self, lpt, chunk:K, guided.
 std::string to_string(const Strategy& s);
 
 //! Parses a comma list of strategies (repeats dropped, order kept). Throws
 //! engine::InputError naming the item for an unknown name, a malformed or
-//! out-of-range D (D >= 1), an empty list or more than kMaxStrategies.
+//! out-of-range D or K (D, K >= 1), an empty list or more than kMaxStrategies.
 std::vector<Strategy> parse_strategies(std::string_view text);
 
-//! True for the strategies that are list schedules with no idle time while
-//! tasks wait (Graham 1966): `lpt` always, `self` when h = 0. They obey
-//! C ≤ W/P + (1 − 1/P)·max t_i ≤ (2 − 1/P)·LB.
+//! True for the strategies that are list schedules of single tasks with no
+//! idle time while tasks wait (Graham 1966): `lpt` always, `self` and
+//! `chunk:1` when h = 0. They obey C ≤ W/P + (1 − 1/P)·max t_i ≤ (2 − 1/P)·LB.
 bool is_list_schedule(const Strategy& s, double h);
+
+//! The most tasks one chunk of `s` holds on N tasks and P processors:
+//! min(K, N) for chunk:K, ⌈N/P⌉ for guided (its first chunk), 1 for the
+//! task-by-task schedules (self, lpt) and 0 for the others (not chunked).
+std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t procs);
+
+//! An upper bound on C/LB that holds in every replication, where one is
+//! known: 2 − 1/P for the list schedules (is_list_schedule), and for chunk:K
+//! and guided with h = 0, 1 + (1 − 1/P)·min(K*, P), K* = largest_chunk.
+//! Proof for the chunked ones: they are list schedules of the chunks, so
+//! Graham's argument (1966) gives C ≤ W/P + (1 − 1/P)·T*, T* the largest
+//! chunk's total time; T* ≤ K*·max t_i ≤ K*·LB and T* ≤ W ≤ P·LB. With K* = 1
+//! this is Graham's 2 − 1/P. With h > 0 a processor can idle while the
+//! dispatcher catches up; the same argument then gives only
+//! C ≤ W/P + (1 − 1/P)·T* + J·h (J chunks), not a constant multiple of LB,
+//! so no bound is given. nullopt for block, cyclic, random and choice:D.
+std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, std::int64_t procs, double h);
 
 //! Uniform integer in [0, bound), bound ≥ 1, without bias: Lemire's
 //! multiply-shift with rejection (Lemire 2019); one generator output unless
@@ -101,6 +128,9 @@ double makespan_random(std::span<const double> times, std::int64_t procs, engine
 double makespan_choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
 double makespan_self(std::span<const double> times, std::int64_t procs, double h);
 double makespan_lpt(std::span<const double> times, std::int64_t procs);
+//! Preconditions as above and k ≥ 1.
+double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h);
+double makespan_guided(std::span<const double> times, std::int64_t procs, double h);
 
 //! Executes strategies on a replication's times, reusing its buffers
 //! (per processor: loads, counts, a heap; per task: a sorted copy and
@@ -108,7 +138,7 @@ double makespan_lpt(std::span<const double> times, std::int64_t procs);
 class Scheduler {
  public:
   //! The makespan of `s` on `times` with `procs` processors and dispatch
-  //! cost `h` (used by self only); draws from `gen` for random and choice.
+  //! cost `h` (used by self, chunk:K and guided); draws from `gen` for random and choice.
   double makespan(const Strategy& s, std::span<const double> times, std::int64_t procs, double h,
                   engine::Generator& gen);
 
@@ -119,6 +149,8 @@ class Scheduler {
   double choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
   double self(std::span<const double> times, std::int64_t procs, double h);
   double lpt(std::span<const double> times, std::int64_t procs);
+  // chunk:K (fixed > 0) or guided (fixed = 0).
+  double chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h);
 
   std::vector<double> loads_;
   std::vector<std::int64_t> counts_;
@@ -164,7 +196,7 @@ struct CompareSpec {
   std::int64_t tasks = 1;  //!< N
   std::int64_t procs = 1;  //!< P
   std::vector<Strategy> strategies;
-  double h = 0.0;  //!< dispatch cost per task of self
+  double h = 0.0;  //!< dispatch cost per task of self, per chunk of chunk:K and guided
 };
 
 //! Variates drawn per replication: N task times, plus N per random and N·D
@@ -179,7 +211,7 @@ double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 //! Simulates every strategy of `spec` on common task times under `plan`
 //! (block size from the variates per replication). Throws
 //! engine::InputError when N < 1, P < 1, h < 0 or not finite, a choice:D has
-//! D > P, there are no or too many strategies, or the law can give negative
+//! D > P, a chunk:K has K < 1, there are no or too many strategies, or the law can give negative
 //! times or has mean ≤ 0.
 engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engine::RunPlan plan);
 
