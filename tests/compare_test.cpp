@@ -558,16 +558,64 @@ TEST_SUITE("statistical") {
 
   TEST_CASE("compare: same seed gives identical CSV for 1 and 2 threads") {
     const std::string args =
-        "compare --dist exponential:1 --dist geometric:0.3 --N 7,100 --P 4 --h 0.01 --reps 3000 --seed 17 --quiet --csv -";
+        "compare --dist exponential:1 --dist geometric:0.3 --N 7,100 --P 4 --h 0,0.01 --strategy "
+        "block,cyclic,random,choice:2,self,lpt,chunk:3,guided --reps 3000 --seed 17 --quiet --csv -";
     const Outcome one = lbmc_run(args + " --threads 1");
     const Outcome two = lbmc_run(args + " --threads 2");
     REQUIRE(one.code == 0);
     REQUIRE(two.code == 0);
     CHECK(one.out == two.out);
-    CHECK(one.out.rfind("experiment,dist,N,P,strategy,statistic,estimate,se,", 0) == 0);
+    CHECK(one.out.rfind("experiment,dist,N,P,h,strategy,statistic,estimate,se,", 0) == 0);
     CHECK(one.out.find(",choice:2-block,efficiency_diff.mean,") != std::string::npos);
     const Outcome other = lbmc_run("compare --dist exponential:1 --N 7,100 --P 4 --reps 3000 --seed 18 --quiet --csv -");
     CHECK(other.out != one.out);
+  }
+
+  TEST_CASE("compare: --h is a sweep with its own column, the task times shared across it") {
+    const Outcome run = lbmc_run(
+        "compare --dist exponential:1 --N 40 --P 4 --h 0,0.5,2 --strategy block,self,chunk:4,guided --reps 2000 "
+        "--seed 23 --quiet --csv -");
+    REQUIRE(run.code == 0);
+    // The row of a point and statistic, its first reference's line.
+    const auto row = [&](const std::string& h, const std::string& strategy, const std::string& statistic) {
+      const std::string key = ",exponential:1,40,4," + h + "," + strategy + "," + statistic + ",";
+      const std::size_t at = run.out.find(key);
+      REQUIRE(at != std::string::npos);
+      return run.out.substr(at + key.size(), run.out.find('\n', at) - at - key.size());
+    };
+    const auto estimate = [&](const std::string& h, const std::string& strategy) {
+      return std::stod(row(h, strategy, "makespan.mean"));
+    };
+    // Block ignores h and, on the same seed, sees the same times at every h.
+    CHECK(estimate("0", "block") == estimate("0.5", "block"));
+    CHECK(estimate("0", "block") == estimate("2", "block"));
+    // A dispatch cost only delays: the makespans grow with h; at h = 2 self
+    // takes at least N·h = 80, chunk:4 at least its 10 chunks' 10·h = 20.
+    for (const char* s : {"self", "chunk:4", "guided"}) {
+      CAPTURE(s);
+      CHECK(estimate("0", s) <= estimate("0.5", s));
+      CHECK(estimate("0.5", s) <= estimate("2", s));
+    }
+    CHECK(estimate("2", "self") >= 80.0);
+    CHECK(estimate("2", "chunk:4") >= 20.0);
+    // Graham's bounds only at h = 0.
+    CHECK(run.out.find(",40,4,0,self,makespan_ratio.mean,") != std::string::npos);
+    CHECK(run.out.find(",40,4,0,chunk:4,makespan_ratio.mean,") != std::string::npos);
+    CHECK(run.out.find(",graham-chunks,") != std::string::npos);
+    for (const char* h : {"0.5", "2"}) {
+      for (const char* s : {"self", "chunk:4", "guided"}) {
+        CAPTURE(h);
+        CAPTURE(s);
+        const std::string key = std::string(",40,4,") + h + "," + s + ",makespan_ratio.mean,";
+        std::size_t rows = 0;
+        for (std::size_t at = run.out.find(key); at != std::string::npos; at = run.out.find(key, at + 1)) {
+          ++rows;
+          const std::string line = run.out.substr(at, run.out.find('\n', at) - at);
+          CHECK(line.find(",graham-") == std::string::npos);
+        }
+        CHECK(rows == 1);  // the lower bound only
+      }
+    }
   }
 
   TEST_CASE("compare: exact references and bounds pass under --strict") {
@@ -610,6 +658,8 @@ TEST_SUITE("fast") {
         {"compare --P 4,16 --strategy choice:5", "--strategy"},
         {"compare --h -1", "--h"},
         {"compare --h nan", "--h"},
+        {"compare --h 0,-0.5", "--h"},
+        {"compare --h 0,x", "--h"},
         {"compare --dist normal:5,1", "--dist"},
         {"compare --dist uniform:-1,1", "--dist"},
         {"compare --dist constant:0", "--dist"},

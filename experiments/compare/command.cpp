@@ -3,7 +3,7 @@
 // replication (common random numbers), so the paired differences of their
 // efficiencies have a much smaller se than either efficiency.
 //
-// Per (task law, N, P, strategy): `makespan.mean` (E C), `efficiency.mean`
+// Per (task law, N, P, dispatch cost h, strategy): `makespan.mean` (E C), `efficiency.mean`
 // (E[W/(P·C)], the mean of the per-replication ratio, with its plain se),
 // `imbalance.mean` (E[(C − W/P)/(W/P)]) and `makespan_ratio.mean`
 // (E[C/LB], LB = max(W/P, max t_i)); and for every strategy A after the
@@ -59,13 +59,14 @@
 
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/chunk_scheduling.hpp"
+#include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/rows.hpp"
+#include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
-#include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
@@ -149,12 +150,12 @@ class CompareCommand final : public Command {
                    "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt, chunk:K "
                    "(K >= 1), guided; the first is the baseline of the paired differences")
         ->capture_default_str();
-    app.add_option("--h", h_text_, "dispatch cost (>= 0) per task of self, per chunk of chunk:K and guided: task (chunk) j starts "
-                   "no earlier than j*h")
+    app.add_option("--h", h_text_, "dispatch costs (each >= 0), list or range: per task of self, per chunk of chunk:K and guided; "
+                   "task (chunk) j starts no earlier than j*h")
         ->capture_default_str();
     add_run_options(app, run_text_, "1e4");
     app.footer(
-        "Output columns: experiment,dist,N,P,strategy,statistic,... Each replication draws N task times once and\n"
+        "Output columns: experiment,dist,N,P,h,strategy,statistic,... Each replication draws N task times once and\n"
         "runs every strategy on them (common random numbers): block (chunks of ceil(N/P)), cyclic (task i on i mod P),\n"
         "random (uniform processor), choice:D (fewest tasks of D uniform draws), self (list scheduling from a queue,\n"
         "task k starts >= k*h), lpt (longest first to the least loaded), chunk:K (self-scheduling of K tasks at a\n"
@@ -194,9 +195,11 @@ class CompareCommand final : public Command {
         throw engine::InputError(fmt::format("--strategy {}: D = {} exceeds --P {}", to_string(s), s.d, fewest));
       }
     }
-    const double h = parse_option("--h", h_text_, engine::parse_real);
-    if (!(h >= 0.0) || !std::isfinite(h)) {
-      throw engine::InputError(fmt::format("--h: '{}' must be a finite number >= 0", h_text_));
+    const std::vector<double> costs = parse_option("--h", h_text_, engine::parse_real_list);
+    for (const double h : costs) {
+      if (!(h >= 0.0) || !std::isfinite(h)) {
+        throw engine::InputError(fmt::format("--h: {} in '{}' must be a finite number >= 0", h, h_text_));
+      }
     }
     const RunOptions settings = check_run_options(run_text_);
     const std::int64_t most_tasks = *std::max_element(tasks.begin(), tasks.end());
@@ -205,10 +208,12 @@ class CompareCommand final : public Command {
                    fmt::format("{} threads x ({} tasks x 32 bytes + {} processors x 24 bytes + 2 MiB)", settings.plan.threads,
                                most_tasks, most_procs));
 
-    Report report("compare", {"dist", "N", "P", "strategy"}, settings, command_line);
+    Report report("compare", {"dist", "N", "P", "h", "strategy"}, settings, command_line);
     for (const auto& law : laws) {
       for (const std::int64_t n : tasks) {
-        for (const std::int64_t p : procs) run_point({law, n, p, strategies, h}, settings, report);
+        for (const std::int64_t p : procs) {
+          for (const double h : costs) run_point({law, n, p, strategies, h}, settings, report);
+        }
       }
     }
     return report.finish();
@@ -219,7 +224,8 @@ class CompareCommand final : public Command {
     const std::string law = dist::to_spec(spec.law);
     const std::string n = std::to_string(spec.tasks);
     const std::string p = std::to_string(spec.procs);
-    const std::string label = fmt::format("compare dist={} N={} P={}", law, n, p);
+    const std::string h = engine::format_number(spec.h);
+    const std::string label = fmt::format("compare dist={} N={} P={} h={}", law, n, p, h);
     const auto [sample, run] = simulate_compare(spec, make_plan(settings, label));
     report.record(label, run, compare_variates_per_rep(spec));
 
@@ -227,7 +233,7 @@ class CompareCommand final : public Command {
     for (std::size_t i = 0; i < spec.strategies.size(); ++i) {
       const Strategy& s = spec.strategies[i];
       const StrategyStats& st = sample.strategy[i];
-      const std::vector<std::string> params{law, n, p, to_string(s)};
+      const std::vector<std::string> params{law, n, p, h, to_string(s)};
       engine::PointRows rows(report.table(), params, settings.level);
       rows.mean("makespan.mean", st.makespan, makespan_references(spec, s, report.table(), params));
       rows.mean("efficiency.mean", st.efficiency);
@@ -249,7 +255,7 @@ class CompareCommand final : public Command {
       rows.mean("makespan_ratio.mean", st.ratio, bounds);
     }
     for (std::size_t i = 1; i < spec.strategies.size(); ++i) {
-      const std::vector<std::string> params{law, n, p, to_string(spec.strategies[i]) + "-" + first};
+      const std::vector<std::string> params{law, n, p, h, to_string(spec.strategies[i]) + "-" + first};
       engine::PointRows rows(report.table(), params, settings.level);
       rows.mean("efficiency_diff.mean", sample.strategy[i].efficiency_diff);
     }
