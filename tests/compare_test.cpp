@@ -645,6 +645,34 @@ TEST_SUITE("statistical") {
 }
 
 TEST_SUITE("fast") {
+  TEST_CASE("compare: the ranking by efficiency - highest first, ties in listed order, se to two digits") {
+    exp::CompareSpec spec{dist::Exponential{1.0}, 10, 2, exp::parse_strategies("block,self,chunk:16,lpt"), 0.0};
+    exp::CompareSample sample;
+    const double values[4][2] = {{0.5, 0.7}, {0.8, 0.9}, {0.6, 0.6}, {0.8, 0.9}};
+    for (int s = 0; s < 4; ++s) {
+      for (const double v : values[s]) sample.strategy[s].efficiency.add(v);
+    }
+    // Means 0.6, 0.85, 0.6, 0.85; se 0.1, 0.05, 0, 0.05.
+    CHECK(exp::efficiency_ranking(spec, sample) ==
+          "  ranking by efficiency.mean (+- se):\n"
+          "    1  self      0.850 +- 0.050\n"
+          "    2  lpt       0.850 +- 0.050\n"
+          "    3  block     0.60 +- 0.10\n"
+          "    4  chunk:16  0.6000 +- 0.0000\n");
+    // On stderr after each point, unless --quiet; never in the CSV.
+    const Outcome loud = lbmc_run("compare --N 20 --P 4 --h 0,1 --reps 200 --seed 3 --csv -");
+    REQUIRE(loud.code == 0);
+    std::size_t count = 0;
+    for (std::size_t at = loud.err.find("ranking by efficiency.mean"); at != std::string::npos;
+         at = loud.err.find("ranking by efficiency.mean", at + 1)) {
+      ++count;
+    }
+    CHECK(count == 2);
+    CHECK(loud.out.find("ranking") == std::string::npos);
+    const Outcome quiet = lbmc_run("compare --N 20 --P 4 --reps 200 --seed 3 --quiet --csv -");
+    CHECK(quiet.err.find("ranking") == std::string::npos);
+  }
+
   TEST_CASE("compare: bad input exits 2 with one line and no file") {
     const fs::path target = scratch() / "never.csv";
     const char* cases[][2] = {

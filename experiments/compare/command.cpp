@@ -54,6 +54,7 @@
 // note (exp/references.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -228,6 +229,9 @@ class CompareCommand final : public Command {
     const std::string label = fmt::format("compare dist={} N={} P={} h={}", law, n, p, h);
     const auto [sample, run] = simulate_compare(spec, make_plan(settings, label));
     report.record(label, run, compare_variates_per_rep(spec));
+    // A readable ranking on stderr, not in the CSV; a slice's partial sample
+    // ranks nothing.
+    if (!settings.quiet && !settings.slice) std::fputs(efficiency_ranking(spec, sample).c_str(), stderr);
 
     const std::string first = to_string(spec.strategies.front());
     for (std::size_t i = 0; i < spec.strategies.size(); ++i) {

@@ -387,6 +387,29 @@ std::vector<engine::MeanSummary> reported_means(const CompareSample& s) {
   return means;
 }
 
+std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sample) {
+  std::vector<std::size_t> order(spec.strategies.size());
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    width = std::max(width, to_string(spec.strategies[i]).size());
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return sample.strategy[a].efficiency.mean() > sample.strategy[b].efficiency.mean();
+  });
+  std::string text = "  ranking by efficiency.mean (+- se):\n";
+  for (std::size_t rank = 0; rank < order.size(); ++rank) {
+    const engine::Moments& e = sample.strategy[order[rank]].efficiency;
+    // Two significant digits of the se, the mean to the same decimal.
+    const double se = e.mean_se();
+    int decimals = 4;
+    if (std::isfinite(se) && se > 0.0) decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(se))), 1, 12);
+    text += fmt::format("  {:>3}  {:<{}}  {:.{}f} +- {:.{}f}\n", rank + 1, to_string(spec.strategies[order[rank]]),
+                        width, e.mean(), decimals, se, decimals);
+  }
+  return text;
+}
+
 double compare_variates_per_rep(const CompareSpec& spec) {
   const double n = static_cast<double>(spec.tasks);
   double draws = n;

@@ -199,6 +199,14 @@ struct CompareSpec {
   double h = 0.0;  //!< dispatch cost per task of self, per chunk of chunk:K and guided
 };
 
+//! The strategies of `spec` ranked by efficiency.mean, highest first (ties
+//! keep the listed order), one indented line each with its se, for stderr
+//! after a point (not part of the CSV):
+//!   ranking by efficiency.mean (+- se):
+//!     1  lpt       0.7172 +- 0.0017
+//!     2  self      0.5542 +- 0.0012
+std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sample);
+
 //! Variates drawn per replication: N task times, plus N per random and N·D
 //! per choice:D strategy (the throughput figure on stderr).
 double compare_variates_per_rep(const CompareSpec& spec);
