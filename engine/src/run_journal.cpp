@@ -17,7 +17,22 @@ RunJournal& RunJournal::get() {
   return journal;
 }
 
-void RunJournal::reset() { *this = RunJournal(); }
+RunJournal::~RunJournal() {
+  if (writer_.joinable()) writer_.join();
+}
+
+void RunJournal::reset() {
+  if (writer_.joinable()) writer_.join();
+  arguments_.clear();
+  path_.reset();
+  every_seconds_ = 60.0;
+  last_write_ = {};
+  restored_.reset();
+  extending_ = false;
+  extended_ = {};
+  calls_.clear();
+  writer_failure_ = nullptr;
+}
 
 void RunJournal::set_arguments(std::vector<std::string> arguments) { arguments_ = std::move(arguments); }
 
@@ -84,28 +99,52 @@ void RunJournal::update(const CallState& progress, bool force, const std::functi
   // one's only when a write follows.
   if (!recording() || !(progress.finished || force || due())) return;
   call.nodes = snapshot();
-  if (force || due()) write();
+  if (force) {
+    write(false);
+  } else if (due()) {
+    write(true);
+  }
 }
 
 void RunJournal::finish() {
-  if (recording()) write();
+  if (recording()) write(false);
 }
 
-void RunJournal::write() {
+void RunJournal::wait_for_writer() {
+  if (writer_.joinable()) writer_.join();
+  if (writer_failure_) std::rethrow_exception(std::exchange(writer_failure_, nullptr));
+}
+
+void RunJournal::write(bool in_background) {
   last_write_ = std::chrono::steady_clock::now();
   if (!cluster::is_root()) return;
+  wait_for_writer();
   // The calls move into the state and back (their bytes are the bulk of it).
   RunState state;
   state.version = version_line();
   state.arguments = arguments_;
   state.calls = std::move(calls_);
+  std::vector<std::byte> bytes;
   try {
-    write_run_state(*path_, state);
+    bytes = encode_run_state(state);
   } catch (...) {
     calls_ = std::move(state.calls);
     throw;
   }
   calls_ = std::move(state.calls);
+  if (!in_background) {
+    write_run_state_bytes(*path_, bytes);
+    return;
+  }
+  // The file is written and flushed while the run goes on: the previous
+  // checkpoint stays whole until the rename, as with a write in place.
+  writer_ = std::thread([this, path = *path_, file = std::move(bytes)] {
+    try {
+      write_run_state_bytes(path, file);
+    } catch (...) {
+      writer_failure_ = std::current_exception();
+    }
+  });
 }
 
 }  // namespace lbmc::engine

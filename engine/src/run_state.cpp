@@ -223,7 +223,10 @@ RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string
 }
 
 void write_run_state(const std::string& path, const RunState& state) {
-  const std::vector<std::byte> bytes = encode_run_state(state);
+  write_run_state_bytes(path, encode_run_state(state));
+}
+
+void write_run_state_bytes(const std::string& path, const std::vector<std::byte>& bytes) {
   const std::filesystem::path target(path);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
   std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();

@@ -7,7 +7,10 @@
 // nodes and hands it the reduction's nodes at wave boundaries, on SIGINT or
 // SIGTERM, and when the call ends. It writes the file when a checkpoint is
 // due, when the run is interrupted, and once more when the command ends.
-// Under MPI rank 0 alone writes.
+// Under MPI rank 0 alone writes. A due checkpoint is encoded at the wave
+// boundary and written and flushed by a background thread while the next
+// wave runs (one at a time: the next write waits for it, and throws its
+// failure); the interrupted and final writes are done before returning.
 #pragma once
 
 #include <chrono>
@@ -16,6 +19,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <exception>
+#include <thread>
 
 #include "lbmc/engine/run_state.hpp"
 
@@ -54,8 +60,18 @@ class RunJournal {
   //! Writes the final state (every call finished) when recording.
   void finish();
 
+  RunJournal() = default;
+  RunJournal(const RunJournal&) = delete;
+  RunJournal& operator=(const RunJournal&) = delete;
+  //! Waits for a checkpoint still being written (its failure is dropped).
+  ~RunJournal();
+
  private:
-  void write();
+  // Encodes the state now; writes it in the background (periodic
+  // checkpoints) or before returning (forced and final ones). Either way a
+  // write still in progress is waited for first, and its failure thrown.
+  void write(bool in_background);
+  void wait_for_writer();
 
   std::vector<std::string> arguments_;
   std::optional<std::string> path_;
@@ -65,6 +81,8 @@ class RunJournal {
   bool extending_ = false;
   CallState extended_;  // the current call's restored state, when extended
   std::vector<CallState> calls_;  // the calls of this run so far
+  std::thread writer_;            // a periodic checkpoint being written
+  std::exception_ptr writer_failure_;
 };
 
 }  // namespace lbmc::engine

@@ -67,6 +67,8 @@ RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string
 //! Writes atomically and durably (temporary file, fsync, rename, fsync of
 //! the folder); throws RuntimeFailure on I/O errors.
 void write_run_state(const std::string& path, const RunState& state);
+//! The same with the bytes already encoded (encode_run_state).
+void write_run_state_bytes(const std::string& path, const std::vector<std::byte>& bytes);
 //! Reads and decodes; throws InputError when the file cannot be read.
 RunState read_run_state(const std::string& path);
 
