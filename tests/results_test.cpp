@@ -74,6 +74,23 @@ TEST_SUITE("fast") {
     CHECK(t.notes[1].find("fewer than two replications") != std::string::npos);
   }
 
+  TEST_CASE("results: a sample without spread on the safe side of a bound respects it") {
+    ResultTable t;
+    t.param_names = {"n"};
+    // Every one of 1000 replications gave 8: below an upper bound of 8.875,
+    // above a lower bound of 1; beyond an upper bound of 7 it cannot decide.
+    t.add({"3"}, "ratio", {8.0, 0.0, 8.0, 8.0, 1000},
+          {{"upper", ReferenceKind::bound, 8.875, true}, {"lower", ReferenceKind::bound, 1.0, false},
+           {"beyond", ReferenceKind::bound, 7.0, true}});
+    REQUIRE(t.rows.size() == 3);
+    CHECK(t.rows[0].verdict == Verdict::pass);
+    CHECK(t.rows[1].verdict == Verdict::pass);
+    CHECK(t.rows[2].verdict == Verdict::none);
+    CHECK(t.failures(ReferenceKind::bound) == 0);
+    REQUIRE(t.notes.size() == 1);
+    CHECK(t.notes[0].find("beyond") != std::string::npos);
+  }
+
   TEST_CASE("results: one-sided standard errors - open and closed sides") {
     ResultTable t;
     Estimate e{1.0, 0.5, 0.0, 3.0, 50};

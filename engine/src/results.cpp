@@ -114,9 +114,15 @@ void ResultTable::add(const std::vector<std::string>& params, const std::string&
     if (std::isfinite(ref.value) && !std::isnan(estimate.value)) {
       if (ref.value != 0.0) row.rel_diff = (estimate.value - ref.value) / std::abs(ref.value);
       const ZScore z = z_score(estimate, ref.value);
+      const bool safe_side = ref.upper_bound ? estimate.value < ref.value : estimate.value > ref.value;
       if (z.z) {
         row.z = z.z;
         row.verdict = judge(ref, *z.z, z_tol);
+      } else if (ref.kind == ReferenceKind::bound && estimate.se == 0.0 && safe_side) {
+        // Every replication gave the same value, on the bound's side: the
+        // rule estimate - z_tol·se <= bound holds as it reads.
+        row.z = std::copysign(std::numeric_limits<double>::infinity(), estimate.value - ref.value);
+        row.verdict = Verdict::pass;
       } else if (is_check(ref.kind)) {
         notes.push_back(fmt::format("{} {} ({} {}): no verdict: {}", describe(params), statistic, to_string(ref.kind),
                                     ref.name, z.unresolved));
