@@ -295,8 +295,8 @@ struct LawEntry<Empirical> {
   static constexpr std::string_view name = "empirical";
   static constexpr std::string_view help =
       "empirical:FILE        the law of a measured sample: one number per line, or FILE:COLUMN for a CSV\n"
-      "                      column by name; each value with probability 1/m; |values| <= 1e100; held\n"
-      "                      once per process, 8 bytes a value";
+      "                        column by name; each value with probability 1/m; |values| <= 1e100; held\n"
+      "                        once per process, 8 bytes a value";
   static Empirical parse(std::string_view spec, std::string_view params);  // laws.cpp: reads the file
   static std::string parameters(const Empirical& l) { return l.source; }
   static Facts facts(const Empirical& l) {
