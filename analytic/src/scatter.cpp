@@ -144,7 +144,9 @@ std::optional<ProcessorSum> processor_sum(const dist::LoadLaw& task, std::int64_
   if (const auto* b = std::get_if<dist::Binomial>(&task)) {
     spec = fmt::format("binomial:{},{}", dn * static_cast<double>(b->trials), b->p);
   }
-  if (const auto* nb = std::get_if<dist::NegBinomial>(&task)) spec = fmt::format("negbinomial:{},{}", dn * nb->r, nb->p);
+  if (const auto* nb = std::get_if<dist::NegBinomial>(&task)) {
+    spec = fmt::format("negbinomial:{},{}", dn * nb->r, nb->p);
+  }
   if (const auto* ge = std::get_if<dist::Geometric>(&task)) {
     spec = fmt::format("negbinomial:{},{}", dn, ge->p);
     shift = dn;

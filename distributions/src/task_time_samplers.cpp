@@ -72,7 +72,9 @@ ParetoSampler::ParetoSampler(const Pareto& law) : law_(law), inverse_alpha_(1.0 
 }
 
 GeometricSampler::GeometricSampler(const Geometric& law) : law_(law) {
-  if (!(law.p > 0.0 && law.p <= 1.0)) throw InputError(fmt::format("geometric sampler: need 0 < P <= 1, got {}", law.p));
+  if (!(law.p > 0.0 && law.p <= 1.0)) {
+    throw InputError(fmt::format("geometric sampler: need 0 < P <= 1, got {}", law.p));
+  }
   if (law.p < 1.0) inverse_rate_ = -1.0 / std::log1p(-law.p);
 }
 

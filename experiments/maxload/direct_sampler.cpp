@@ -28,7 +28,9 @@ constexpr double kSearchMinN = 0x1p26;
 // The smallest integer k >= from with P(Z > k) < 2^-64: doubling steps,
 // then bisection (P(Z > k) is monotone in k).
 double first_negligible_above(const dist::LoadLaw& law, std::int64_t n, double from) {
-  const auto negligible = [&](double k) { return k >= dist::support_max(law) || analytic::max_ccdf(law, n, k) < kNegligible; };
+  const auto negligible = [&](double k) {
+    return k >= dist::support_max(law) || analytic::max_ccdf(law, n, k) < kNegligible;
+  };
   if (negligible(from)) return from;
   double below = from;
   double above = from;
@@ -111,7 +113,8 @@ double DirectMaxSampler::operator()(engine::Generator& gen) const {
     case Kind::continuous: return from_exponential(unit_exponential_(gen) * per_n_);
     // The smallest k with P(Z <= k) >= u, u uniform on the midpoints of the
     // 2^-53 grid.
-    case Kind::search: return analytic::max_quantile(law_, n_, (static_cast<double>(gen() >> 11) + 0.5) * 0x1p-53);
+    case Kind::search:
+      return analytic::max_quantile(law_, n_, (static_cast<double>(gen() >> 11) + 0.5) * 0x1p-53);
     case Kind::atoms: return atoms_[std::clamp<std::size_t>(table_.locate(gen() >> 1), 1, table_.size()) - 1];
     case Kind::table: {
       // Cells 0 and size()+1 are the tails of mass < 2^-64, which the 2^-63
