@@ -60,11 +60,14 @@
 #include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/scatter.hpp"
+#include "support/files.hpp"
 
 using namespace lbmc;
 namespace fs = std::filesystem;
 
 namespace {
+
+using lbmc::test::slurp;
 
 using exp::Strategy;
 using exp::StrategyKind;
@@ -133,19 +136,8 @@ void simulate_compare_k0() {
 }
 
 const fs::path& scratch() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("lbmc_compare_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = lbmc::test::scratch_folder("compare_test");
   return dir;
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 struct Outcome {

@@ -18,26 +18,19 @@
 
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/run_state.hpp"
+#include "support/files.hpp"
 
 namespace fs = std::filesystem;
 using namespace lbmc::engine;
 
 namespace {
 
-const fs::path& scratch() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("lbmc_run_state_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
+using lbmc::test::shell;
+using lbmc::test::slurp;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+const fs::path& scratch() {
+  static const fs::path dir = lbmc::test::scratch_folder("run_state_test");
+  return dir;
 }
 
 void spill(const fs::path& path, const std::vector<std::byte>& bytes) {
@@ -46,11 +39,6 @@ void spill(const fs::path& path, const std::vector<std::byte>& bytes) {
 }
 
 // The exit code of a shell command.
-int shell(const std::string& command) {
-  const int status = std::system(("bash -c '" + command + "'").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 RunState sample_state() {
   RunState s;
   s.version = "lbmc 1.2.3";

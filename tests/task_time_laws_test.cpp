@@ -22,11 +22,15 @@
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "support/files.hpp"
 
 using namespace lbmc;
 namespace fs = std::filesystem;
 
 namespace {
+
+using lbmc::test::shell;
+using lbmc::test::slurp;
 
 fs::path scratch_file(const std::string& name, const std::string& content) {
   const fs::path path = fs::temp_directory_path() / ("lbmc_task_time_" + std::to_string(::getpid()) + "_" + name);
@@ -42,16 +46,6 @@ std::string refusal(const std::string& spec) {
     return e.what();
   }
   return "";
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-int shell(const std::string& command) {
-  const int status = std::system(("bash -c '" + command + "'").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 bool close(double got, double want, double relative) {

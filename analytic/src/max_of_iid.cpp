@@ -22,6 +22,7 @@
 
 #include "lbmc/analytic/harmonic.hpp"
 #include "lbmc/analytic/reference_unavailable.hpp"
+#include "lbmc/dist/integer_search.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
@@ -86,45 +87,6 @@ double one_minus_pow_n(double f, double q, double dn) {
 double pow_n_mass(double f, double q, double p, double dn) {
   if (p == 0.0 || f == 0.0) return 0.0;
   return pow_n(f, q, dn) * -std::expm1(dn * std::log1p(-std::min(1.0, p / f)));
-}
-
-// The smallest integer k in [lo, hi] at which the monotone predicate `ok`
-// holds (ok(hi) is assumed), searched from `guess`: galloping away from the
-// guess, then bisection, so a guess that is off by many (Boost's discrete
-// quantiles in extreme tails) costs O(log) evaluations, and the answer
-// satisfies ok(k) and not ok(k - 1) as evaluated.
-template <class Ok>
-double first_integer(const Ok& ok, double guess, double lo, double hi) {
-  double x = std::isfinite(guess) ? std::clamp(std::round(guess), lo, hi) : lo;
-  double good = 0.0;
-  double bad = 0.0;
-  if (ok(x)) {
-    good = x;
-    for (double step = 1.0;; step *= 2.0) {
-      if (good <= lo) return lo;
-      const double probe = std::max(lo, good - step);
-      if (!ok(probe)) {
-        bad = probe;
-        break;
-      }
-      good = probe;
-    }
-  } else {
-    bad = x;
-    for (double step = 1.0;; step *= 2.0) {
-      const double probe = std::min(hi, bad + step);
-      if (ok(probe) || probe >= hi) {
-        good = probe;
-        break;
-      }
-      bad = probe;
-    }
-  }
-  while (good - bad > 1.0) {
-    const double mid = std::floor(bad + (good - bad) / 2.0);
-    (ok(mid) ? good : bad) = mid;
-  }
-  return good;
 }
 
 // ∫_0^L g(t) dt and ∫_0^L t g(t) dt for one side of the median.
@@ -193,7 +155,7 @@ IntegerMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
   const double c = max_quantile(law, n, 0.5);
   const double k_lo = max_quantile(law, n, kNegligible);
   // 1 - F^n <= n P(X > k), which places the guess at or beyond the answer.
-  const double k_hi = first_integer([&](double k) { return max_ccdf(law, n, k) < kNegligible; },
+  const double k_hi = dist::first_integer([&](double k) { return max_ccdf(law, n, k) < kNegligible; },
                                     dist::quantile_upper(law, kNegligible / dn), c,
                                     dist::support_max(law));
   if (!(k_hi - k_lo < kDirectTerms)) return strided_moments(law, n);
@@ -440,7 +402,7 @@ double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
     x = root();
   } catch (const boost::math::evaluation_error&) {
   }
-  return first_integer([&](double k) { return max_cdf(law, n, k) >= alpha; }, x,
+  return dist::first_integer([&](double k) { return max_cdf(law, n, k) >= alpha; }, x,
                        dist::support_min(law), dist::support_max(law));
 }
 

@@ -31,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "law_table.hpp"
+#include "lbmc/dist/integer_search.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/math_policy.hpp"
@@ -147,55 +148,14 @@ double third_central_moment(const LoadLaw& law) {
       law);
 }
 
-// The smallest integer k with reached(k), by a search that starts at the
-// Cornish-Fisher value mean + sd(z + (z^2 - 1) skew/6), z the normal quantile
-// of the level, and walks by doubling steps, then bisects.
+// The smallest integer k with reached(k), searched from the Cornish-Fisher
+// value mean + sd(z + (z^2 - 1) skew/6), z the normal quantile of the level.
 template <class Reached>
 double integer_quantile_search(const LoadLaw& law, double z, Reached reached) {
-  const double lo = support_min(law);
-  const double hi = support_max(law);
   const double sd = std::sqrt(variance(law));
   const double third = third_central_moment(law);
-  double k = std::clamp(std::floor(mean(law) + sd * (z + (z * z - 1.0) * third / (6.0 * sd * sd * sd))), lo, hi);
-  double below = 0.0;  // not reached (lo - 1 stands for "below the support")
-  double above = 0.0;  // reached
-  double step = 1.0;
-  if (reached(k)) {
-    above = k;
-    for (;;) {
-      const double b = above - step;
-      if (b < lo) {
-        below = lo - 1.0;
-        break;
-      }
-      if (!reached(b)) {
-        below = b;
-        break;
-      }
-      above = b;
-      step *= 2.0;
-    }
-  } else {
-    below = k;
-    for (;;) {
-      const double a = below + step;
-      if (a >= hi) {
-        above = hi;
-        break;
-      }
-      if (reached(a)) {
-        above = a;
-        break;
-      }
-      below = a;
-      step *= 2.0;
-    }
-  }
-  while (above - below > 1.0) {
-    const double mid = below + std::floor((above - below) / 2.0);
-    (reached(mid) ? above : below) = mid;
-  }
-  return above;
+  return first_integer(reached, std::floor(mean(law) + sd * (z + (z * z - 1.0) * third / (6.0 * sd * sd * sd))),
+                       support_min(law), support_max(law));
 }
 
 // Boost's discrete quantile, checked against its definition (the smallest k
@@ -252,17 +212,12 @@ Empirical table::LawEntry<Empirical>::parse(std::string_view spec, std::string_v
   const std::lock_guard lock(g_samples_mutex);
   auto& held = g_samples[key];
   if (!held) {
+    // The reader refuses values past 1e100, the table's magnitude limit.
     try {
       held = std::make_shared<const EmpiricalSample>(read_empirical_sample(path, column, engine::available_memory()));
     } catch (...) {
       g_samples.erase(key);
       throw;
-    }
-    const auto& sorted = held->sorted;
-    if (std::max(std::abs(sorted.front()), std::abs(sorted.back())) > table::kMaxMagnitude) {
-      const std::string message = fmt::format("'{}': a value's magnitude passes 1e100", spec);
-      g_samples.erase(key);
-      throw InputError(message);
     }
   }
   return Empirical{held, std::string(params)};

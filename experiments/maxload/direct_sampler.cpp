@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/dist/integer_search.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/direct_batch.hpp"
 #include "lbmc/exp/direct_max.hpp"
@@ -24,27 +25,6 @@ constexpr double kMaxCells = 0x1p24;
 // the cdf when n is at least this: ~60 cdf evaluations a draw (up to ~1 ms
 // each) against n draws of the law.
 constexpr double kSearchMinN = 0x1p26;
-
-// The smallest integer k >= from with P(Z > k) < 2^-64: doubling steps,
-// then bisection (P(Z > k) is monotone in k).
-double first_negligible_above(const dist::LoadLaw& law, std::int64_t n, double from) {
-  const auto negligible = [&](double k) {
-    return k >= dist::support_max(law) || analytic::max_ccdf(law, n, k) < kNegligible;
-  };
-  if (negligible(from)) return from;
-  double below = from;
-  double above = from;
-  for (double step = 1.0;; step *= 2.0) {
-    above = std::min(below + step, dist::support_max(law));
-    if (negligible(above)) break;
-    below = above;
-  }
-  while (above - below > 1.0) {
-    const double mid = below + std::floor((above - below) / 2.0);
-    (negligible(mid) ? above : below) = mid;
-  }
-  return above;
-}
 
 }  // namespace
 
@@ -71,7 +51,9 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
   // [lo, hi]: P(Z < lo) < 2^-64 and P(Z > hi) < 2^-64.
   double lo = analytic::max_quantile(law, n, kNegligible);
   while (lo > dist::support_min(law) && analytic::max_cdf(law, n, lo - 1) >= kNegligible) --lo;
-  const double hi = first_negligible_above(law, n, analytic::max_quantile(law, n, 0.5));
+  const double median = analytic::max_quantile(law, n, 0.5);
+  const double hi = dist::first_integer([&](double k) { return analytic::max_ccdf(law, n, k) < kNegligible; },
+                                        median, median, dist::support_max(law));
   if (hi - lo >= kMaxCells) {
     kind_ = Kind::search;
     return;

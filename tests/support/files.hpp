@@ -1,0 +1,36 @@
+// What the tests that run the lbmc binary share: a scratch folder per test
+// file and process, a file's bytes, and a shell command's exit code.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace lbmc::test {
+
+//! temp/lbmc_<name>_<pid>, created on first use.
+inline std::filesystem::path scratch_folder(const std::string& name) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("lbmc_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+//! The bytes of a file ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+//! The exit code of `bash -c 'command'` (-1 when it did not exit).
+inline int shell(const std::string& command) {
+  const int status = std::system(("bash -c '" + command + "'").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace lbmc::test
