@@ -2,7 +2,11 @@
 // temporary files when the process must stop without unwinding.
 //
 // Everything the handlers touch is async-signal-safe: lock-free atomics,
-// fixed buffers, unlink, write, alarm and _exit.
+// fixed buffers, sigaction, unlink, write, alarm and _exit.
+//
+// SIGALRM is taken only when a grace period starts: until the process is
+// asked to stop, the alarm belongs to whoever else uses it (a test harness,
+// libFuzzer's per-input timeout), and a timer of theirs must not end a run.
 #include "lbmc/engine/interrupt.hpp"
 
 #include <array>
@@ -10,6 +14,7 @@
 #include <csignal>
 #include <cstring>
 
+#include <signal.h>
 #include <unistd.h>
 
 namespace lbmc::engine {
@@ -40,26 +45,33 @@ void write_stderr(const char* text) noexcept {
   ::_exit(130);
 }
 
-extern "C" void on_stop_signal(int) {
-  if (g_interrupted != 0) stop_now("lbmc: interrupted again: stopped at once, without a final checkpoint\n");
-  g_interrupted = 1;
-  ::alarm(kInterruptGraceSeconds);
-}
-
 extern "C" void on_grace_over(int) {
   stop_now("lbmc: interrupted: no block boundary was reached within the grace period; stopped without a final "
            "checkpoint\n");
 }
 
+void handle(int signal_number, void (*handler)(int)) noexcept {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  ::sigemptyset(&action.sa_mask);
+  ::sigaction(signal_number, &action, nullptr);
+}
+
+extern "C" void on_stop_signal(int) {
+  if (g_interrupted != 0) stop_now("lbmc: interrupted again: stopped at once, without a final checkpoint\n");
+  g_interrupted = 1;
+  handle(SIGALRM, on_grace_over);
+  ::alarm(kInterruptGraceSeconds);
+}
+
 }  // namespace
 
 void install_interrupt_handler() {
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
-  std::signal(SIGALRM, on_grace_over);
+  handle(SIGINT, on_stop_signal);
+  handle(SIGTERM, on_stop_signal);
   // A file past the size limit (ulimit -f) is a failed write, reported like
   // a full disk (exit 3, one line), not a signal that kills the run.
-  std::signal(SIGXFSZ, SIG_IGN);
+  handle(SIGXFSZ, SIG_IGN);
 }
 
 bool interrupt_requested() noexcept { return g_interrupted != 0; }

@@ -42,7 +42,7 @@ void exponential_max_batch(const double* e, double* out, std::size_t count, doub
   for (std::size_t i = 0; i < count; ++i) {
     const double x = e[i] * per_n;
     const double value = -mean * (log_of_normal(x) + log_ratio_series(x));
-    out[i] = (x >= kSmallestNormal) & (x < kSeriesLimit) ? value : kNaN;
+    out[i] = ((x >= kSmallestNormal) & (x < kSeriesLimit)) ? value : kNaN;
   }
 }
 
@@ -53,7 +53,7 @@ void normal_max_batch(const double* e, double* out, std::size_t count, double pe
     const double x = e[i] * per_n;
     const double minus_log_q = -(log_of_normal(x) + log_ratio_series(x));
     const double value = mu + sigma * normal_upper_quantile_as241(std::sqrt(minus_log_q));
-    out[i] = (x >= kSmallestNormal) & (x < kSeriesLimit) & (minus_log_q <= 25.0) ? value : kNaN;
+    out[i] = ((x >= kSmallestNormal) & (x < kSeriesLimit) & (minus_log_q <= 25.0)) ? value : kNaN;
   }
 }
 

@@ -9,6 +9,14 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/exp/maxshift.hpp"
 
+// GCC's per-function optimize attribute; clang has none and keeps its
+// strict max and min, which give the same values.
+#if defined(__clang__)
+#define LBMC_EXACT_MIN_MAX
+#else
+#define LBMC_EXACT_MIN_MAX __attribute__((optimize("finite-math-only", "no-signed-zeros")))
+#endif
+
 namespace lbmc::exp {
 
 void BridgeCovariance::add(const Eigen::Ref<const Eigen::VectorXd>& v) {
@@ -104,7 +112,7 @@ struct Range {
 // maxima and minima of four lanes each (GCC vector types: two SSE2 registers
 // or one AVX2 register), so that their latency stays off the critical path;
 // a single chain waits on it for every four elements.
-__attribute__((always_inline, optimize("finite-math-only", "no-signed-zeros"))) inline Range range_of(
+__attribute__((always_inline)) LBMC_EXACT_MIN_MAX inline Range range_of(
     const double* y, const double* k, std::size_t count, double a, double b) {
   using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
   constexpr std::size_t kStep = 8;  // two chains of four lanes
@@ -167,7 +175,7 @@ ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix)
 }
 
 // V_k = Y_k − k·mean for k < n (a·y with a = 1 is y itself, to the bit); V_n = 0.
-__attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
+__attribute__((target_clones("avx2", "default"))) LBMC_EXACT_MIN_MAX
 BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::ArrayXd& ks, double mean,
                                double* bridge) {
   if (prefix.size() < 2) return {};
@@ -202,7 +210,7 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
 // (3u + 3u² + u³)·T of V_k (u = 2^-53: three roundings), so are its max and
 // min; with the rounding of the product by n, n·max v is within 4.002·u·n·T
 // <= 0.25 of the integer max u.
-__attribute__((target_clones("avx2", "default"), optimize("finite-math-only", "no-signed-zeros")))
+__attribute__((target_clones("avx2", "default"))) LBMC_EXACT_MIN_MAX
 IntegerBridge integer_bridge(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
                              const BridgeExtremes& extremes) {
   IntegerBridge u;

@@ -59,7 +59,9 @@ int run_parsed(CLI::App& app, int argc, const char* const* argv,
     }
     throw engine::InputError(e.what());
   }
-  engine::install_interrupt_handler();
+  // A check of the options runs nothing that a signal should stop, and the
+  // process hosting it keeps its own handlers.
+  if (current_mode == CliMode::run) engine::install_interrupt_handler();
   const std::string command_line = join_command_line(argc, argv);
   for (const auto& [sub, command] : subcommands) {
     if (sub->parsed()) {

@@ -22,8 +22,8 @@ class Interrupted : public std::runtime_error {
 
 inline constexpr unsigned kInterruptGraceSeconds = 30;
 
-//! Installs the SIGINT, SIGTERM and grace-period handlers (idempotent), and
-//! ignores SIGXFSZ so that a write past the file size limit fails like a
+//! Installs the SIGINT and SIGTERM handlers (idempotent; the grace-period
+//! alarm's handler is installed by the first signal), and ignores SIGXFSZ so that a write past the file size limit fails like a
 //! full disk.
 void install_interrupt_handler();
 //! True once SIGINT or SIGTERM has been received.
