@@ -125,13 +125,13 @@ std::vector<double> draw(const std::string& spec, std::size_t n, std::uint64_t s
 
 exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, const std::string& strategies,
                             std::int64_t reps, std::uint64_t seed, double h = 0.0) {
-  const exp::CompareSpec s{dist::parse_load_law(spec), tasks, procs, exp::parse_strategies(strategies), h};
+  const exp::CompareSpec s{{dist::parse_load_law(spec), {}, tasks}, {procs, h}, exp::parse_strategies(strategies)};
   return exp::simulate_compare(s, engine::RunPlan::fixed(seed, reps, 2)).sample;
 }
 
 // A chunk:K with K = 0 made by hand (the parser refuses it).
 void simulate_compare_k0() {
-  const exp::CompareSpec s{dist::Exponential{1.0}, 4, 4, {Strategy{StrategyKind::chunk, 0, 0}}, 0.0};
+  const exp::CompareSpec s{{dist::Exponential{1.0}, {}, 4}, {4}, {Strategy{StrategyKind::chunk, 0, 0}}};
   (void)exp::simulate_compare(s, engine::RunPlan::fixed(1, 10, 1));
 }
 
@@ -235,7 +235,7 @@ TEST_SUITE("fast") {
     }
     // And in a simulation: the same makespan, efficiency and C/LB in every
     // replication, so the paired difference is exactly 0.
-    const exp::CompareSpec spec{dist::parse_load_law("lognormal:0,1"), 50, 4, exp::parse_strategies("self,chunk:1"), 0.0};
+    const exp::CompareSpec spec{{dist::parse_load_law("lognormal:0,1"), {}, 50}, {4}, exp::parse_strategies("self,chunk:1")};
     const auto s = exp::simulate_compare(spec, engine::RunPlan::fixed(3, 500, 2)).sample;
     CHECK(s.strategy[0].makespan.mean() == s.strategy[1].makespan.mean());
     CHECK(s.strategy[0].ratio.mean() == s.strategy[1].ratio.mean());
@@ -300,7 +300,7 @@ TEST_SUITE("fast") {
   TEST_CASE("compare: every schedule respects the lower bound and list schedules Graham's") {
     engine::Generator gen = engine::block_generator(21, 0);
     exp::Scheduler scheduler;
-    const auto all = exp::parse_strategies("block,cyclic,random,choice:1,choice:3,self,lpt");
+    const auto all = exp::parse_strategies("block,cyclic,random,choice:1,choice:3,self,lpt,balanced-block");
     for (const char* spec : {"exponential:1", "pareto:2.5,1", "poisson:0.5", "constant:0.1", "lognormal:0,2"}) {
       for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{37}, std::size_t{300}}) {
         for (const std::int64_t p : {3, 8}) {
@@ -312,8 +312,11 @@ TEST_SUITE("fast") {
           const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
           for (const Strategy& s : all) {
             CAPTURE(exp::to_string(s));
-            const double c = scheduler.makespan(s, times, p, 0.0, gen);
+            const double c = scheduler.run(s, times, {p}, gen).makespan;
             CHECK(c >= lb * (1.0 - tol));
+            if (const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), {p}); upper && lb > 0.0) {
+              CHECK(c / lb <= *upper * (1.0 + tol));
+            }
             if (exp::is_list_schedule(s, 0.0)) {
               // Graham (1966): C <= W/P + (1 - 1/P) max t_i.
               double total = 0.0;
@@ -365,10 +368,10 @@ TEST_SUITE("fast") {
               }
               const double most = *std::max_element(totals.begin(), totals.end());
               const double pd = static_cast<double>(p);
-              const double c = scheduler.makespan(s, times, p, h, unused);
+              const double c = scheduler.run(s, times, {p, h}, unused).makespan;
               CHECK(c >= lb * (1.0 - tol));
               CHECK(c <= (total / pd + (1.0 - 1.0 / pd) * most + static_cast<double>(totals.size()) * h) * (1.0 + tol));
-              const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), p, h);
+              const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), {p, h});
               CHECK(upper.has_value() == (h == 0.0));
               if (upper && lb > 0.0) CHECK(c / lb <= *upper * (1.0 + tol));
             }
@@ -377,13 +380,13 @@ TEST_SUITE("fast") {
       }
     }
     // The bound's values: 2 - 1/P for chunk:1, 1 + (1 - 1/P)·min(K*, P).
-    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 1}, 100, 8, 0.0) == 2.0 - 1.0 / 8.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 3}, 100, 8, 0.0) == 1.0 + 7.0 / 8.0 * 3.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 30}, 100, 8, 0.0) == 8.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 20, 8, 0.0) == 1.0 + 7.0 / 8.0 * 3.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 8, 8, 0.0) == 2.0 - 1.0 / 8.0);
-    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::self, 0}, 100, 8, 0.5).has_value());
-    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::block, 0}, 100, 8, 0.0).has_value());
+    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 1}, 100, {8, 0.0}) == 2.0 - 1.0 / 8.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 3}, 100, {8, 0.0}) == 1.0 + 7.0 / 8.0 * 3.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 30}, 100, {8, 0.0}) == 8.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 20, {8, 0.0}) == 1.0 + 7.0 / 8.0 * 3.0);
+    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 8, {8, 0.0}) == 2.0 - 1.0 / 8.0);
+    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::self, 0}, 100, {8, 0.5}).has_value());
+    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::block, 0}, 100, {8, 0.0}).has_value());
     // The bound is tight: P = 2, chunk:2, t = 1 1 0 puts the first chunk (2)
     // on one processor, C = 2 against LB = max(2/2, 1) = 1, and the bound is
     // 1 + (1/2)·2 = 2.
@@ -411,7 +414,7 @@ TEST_SUITE("fast") {
 
   TEST_CASE("compare: strategies parse and print - and bad ones are refused") {
     const auto all = exp::parse_strategies(exp::kDefaultStrategies);
-    REQUIRE(all.size() == 6);
+    REQUIRE(all.size() == 8);
     std::string joined;
     for (const Strategy& s : all) {
       if (!joined.empty()) joined += ',';
@@ -419,6 +422,8 @@ TEST_SUITE("fast") {
     }
     CHECK(joined == exp::kDefaultStrategies);
     CHECK(all[3] == Strategy{StrategyKind::choice, 2});
+    CHECK(all[6] == Strategy{StrategyKind::balanced_block});
+    CHECK(exp::to_string(all[6]) == "balanced-block");
     CHECK(exp::parse_strategies("lpt,self,lpt").size() == 2);
     CHECK(exp::parse_strategies("choice:1e1")[0].d == 10);
     const auto chunked = exp::parse_strategies("chunk:4,guided,chunk:1,chunk:4");
@@ -432,7 +437,7 @@ TEST_SUITE("fast") {
     CHECK_FALSE(exp::is_list_schedule(chunked[0], 0.0));
     CHECK_FALSE(exp::is_list_schedule(chunked[1], 0.0));
     for (const char* bad : {"", "lpt,", "fifo", "choice", "choice:", "choice:0", "choice:-1", "choice:1.5", "Block",
-                            "chunk", "chunk:", "chunk:0", "chunk:-2", "chunk:1.5", "guided:2",
+                            "chunk", "chunk:", "chunk:0", "chunk:-2", "chunk:1.5", "guided:2", "balanced", "balanced-block:2",
                             "block,cyclic,random,self,lpt,choice:1,choice:2,choice:3,choice:4,choice:5,choice:6,"
                             "choice:7,choice:8,choice:9,choice:10,choice:11,choice:12"}) {
       CAPTURE(bad);
@@ -557,8 +562,8 @@ TEST_SUITE("statistical") {
     REQUIRE(one.code == 0);
     REQUIRE(two.code == 0);
     CHECK(one.out == two.out);
-    CHECK(one.out.rfind("experiment,dist,N,P,h,strategy,statistic,estimate,se,", 0) == 0);
-    CHECK(one.out.find(",choice:2-block,efficiency_diff.mean,") != std::string::npos);
+    CHECK(one.out.rfind("experiment,dist,field,N,P,h,strategy,statistic,estimate,se,", 0) == 0);
+    CHECK(one.out.find(",choice:2 vs block,efficiency_diff.mean,") != std::string::npos);
     const Outcome other = lbmc_run("compare --dist exponential:1 --N 7,100 --P 4 --reps 3000 --seed 18 --quiet --csv -");
     CHECK(other.out != one.out);
   }
@@ -570,7 +575,7 @@ TEST_SUITE("statistical") {
     REQUIRE(run.code == 0);
     // The row of a point and statistic, its first reference's line.
     const auto row = [&](const std::string& h, const std::string& strategy, const std::string& statistic) {
-      const std::string key = ",exponential:1,40,4," + h + "," + strategy + "," + statistic + ",";
+      const std::string key = ",exponential:1,iid,40,4," + h + "," + strategy + "," + statistic + ",";
       const std::size_t at = run.out.find(key);
       REQUIRE(at != std::string::npos);
       return run.out.substr(at + key.size(), run.out.find('\n', at) - at - key.size());
@@ -638,7 +643,7 @@ TEST_SUITE("statistical") {
 
 TEST_SUITE("fast") {
   TEST_CASE("compare: the ranking by efficiency - highest first, ties in listed order, se to two digits") {
-    exp::CompareSpec spec{dist::Exponential{1.0}, 10, 2, exp::parse_strategies("block,self,chunk:16,lpt"), 0.0};
+    exp::CompareSpec spec{{dist::Exponential{1.0}, {}, 10}, {2}, exp::parse_strategies("block,self,chunk:16,lpt")};
     exp::CompareSample sample;
     const double values[4][2] = {{0.5, 0.7}, {0.8, 0.9}, {0.6, 0.6}, {0.8, 0.9}};
     for (int s = 0; s < 4; ++s) {

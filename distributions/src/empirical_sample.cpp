@@ -388,14 +388,22 @@ bool is_integer(double v) {
 
 }  // namespace
 
-EmpiricalSample read_empirical_sample(const std::string& path, const std::string& column, double memory_budget) {
+std::pair<std::string, std::string> split_file_column(std::string_view spec) {
+  if (const std::size_t colon = spec.rfind(':');
+      colon != std::string_view::npos && colon > 0 && spec.substr(colon + 1).find('/') == std::string_view::npos) {
+    return {std::string(spec.substr(0, colon)), std::string(spec.substr(colon + 1))};
+  }
+  return {std::string(spec), std::string()};
+}
+
+MeasuredValues read_measured_values(const std::string& path, const std::string& column, double memory_budget) {
   FileText file = read_whole(path, memory_budget);
   const char* p = file.data.get();
   const char* const end = p + file.size;
   if (file.size >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;  // a UTF-8 byte order mark
 
-  EmpiricalSample sample;
-  sample.sorted.reserve(static_cast<std::size_t>(std::count(p, end, '\n')) + 1);
+  MeasuredValues sample;
+  sample.values.reserve(static_cast<std::size_t>(std::count(p, end, '\n')) + 1);
 
   std::size_t line = 0;
   // The next line, its end and blanks removed; false at the end of the file.
@@ -439,16 +447,24 @@ EmpiricalSample read_empirical_sample(const std::string& path, const std::string
       sample.first_negative = v;
     }
     integers = integers && is_integer(v);
-    sample.sorted.push_back(v);
+    sample.values.push_back(v);
   }
-  if (sample.sorted.empty()) {
+  if (sample.values.empty()) {
     fail(path, csv ? fmt::format("no values under the column '{}' (only the header line)", shown(column))
                    : std::string("no values in the file (only blank lines)"));
   }
-  file.data.reset();
-
-  std::sort(sample.sorted.begin(), sample.sorted.end());
   sample.integer_valued = integers;
+  return sample;
+}
+
+EmpiricalSample read_empirical_sample(const std::string& path, const std::string& column, double memory_budget) {
+  MeasuredValues measured = read_measured_values(path, column, memory_budget);
+  EmpiricalSample sample;
+  sample.sorted = std::move(measured.values);
+  std::sort(sample.sorted.begin(), sample.sorted.end());
+  sample.integer_valued = measured.integer_valued;
+  sample.first_negative_line = measured.first_negative_line;
+  sample.first_negative = measured.first_negative;
   set_moments(sample);
   return sample;
 }

@@ -200,14 +200,7 @@ std::string law_names() {
 
 Empirical table::LawEntry<Empirical>::parse(std::string_view spec, std::string_view params) {
   require(!params.empty(), spec, "expected empirical:FILE or empirical:FILE:COLUMN");
-  // FILE:COLUMN when the part after the last colon is not a path's tail.
-  std::string path(params);
-  std::string column;
-  if (const std::size_t colon = params.rfind(':'); colon != std::string_view::npos && colon > 0 &&
-                                                   params.substr(colon + 1).find('/') == std::string_view::npos) {
-    path = std::string(params.substr(0, colon));
-    column = std::string(params.substr(colon + 1));
-  }
+  const auto [path, column] = split_file_column(params);
   const std::string key = path + '\n' + column;
   const std::lock_guard lock(g_samples_mutex);
   auto& held = g_samples[key];

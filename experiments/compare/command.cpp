@@ -3,14 +3,17 @@
 // replication (common random numbers), so the paired differences of their
 // efficiencies have a much smaller se than either efficiency.
 //
-// Per (task law, N, P, dispatch cost h, strategy): `makespan.mean` (E C), `efficiency.mean`
-// (E[W/(P·C)], the mean of the per-replication ratio, with its plain se),
-// `imbalance.mean` (E[(C − W/P)/(W/P)]) and `makespan_ratio.mean`
-// (E[C/LB], LB = max(W/P, max t_i)); and for every strategy A after the
+// Per (workload: task law or measured times, field, N; P, dispatch cost h,
+// strategy): `makespan.mean` (E C), `efficiency.mean` (E[W/(P·C)], the mean
+// of the per-replication ratio, with its plain se), `imbalance.mean`
+// (E[(C − W/P)/(W/P)]), `makespan_ratio.mean` (E[C/LB], LB = max(W/P,
+// max t_i)), `overhead.mean` (E[C − C₀], dispatch and movement time) and
+// `split_pairs.mean` (locality lost); and for every strategy A after the
 // first listed, B, the paired difference `efficiency_diff.mean` =
-// E[eff_A − eff_B] in the row whose strategy column reads `A-B`.
+// E[eff_A − eff_B] in the row whose strategy column reads `A vs B`.
 //
-// References, each valid for every replication or exactly in expectation:
+// References, each valid for every replication or exactly in expectation
+// (the bounds and one-chunk for any workload, the others for iid times):
 //  - bound `lower-bound` (makespan_ratio.mean >= 1, all strategies): no
 //    schedule beats LB, so every replication's C/LB is at least 1 and so is
 //    its mean; the verdict passes unless the estimate lies more than z_tol·se
@@ -26,6 +29,8 @@
 //    for guided): Graham's argument on the chunks (compare.hpp,
 //    ratio_upper_bound) holds in every replication. With h > 0 the dispatcher
 //    can keep processors idle and no constant bound on C/LB follows;
+//  - bound `balanced-work` (makespan_ratio.mean <= 2, balanced-block with
+//    τ = φ = 0): a processor's work is at most W/P + max t_i (compare.hpp);
 //  - exact `one-chunk` (chunk:K with K >= N, guided with P = 1): one
 //    processor runs every task after the first dispatch, C = W + h, so
 //    E C = N·m + h;
@@ -65,6 +70,7 @@
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/memory_limit.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
@@ -82,53 +88,58 @@ using engine::ReferenceKind;
 std::vector<Reference> makespan_references(const CompareSpec& spec, const Strategy& s, engine::ResultTable& table,
                                            const std::vector<std::string>& params) {
   std::vector<Reference> refs;
-  const std::int64_t n = spec.tasks;
-  const std::int64_t p = spec.procs;
-  const bool list = is_list_schedule(s, spec.h);
+  const std::int64_t n = spec.tasks();
+  const std::int64_t p = spec.procs();
+  const double h = spec.machine.h;
+  const bool chunked = s.kind == StrategyKind::chunk || s.kind == StrategyKind::guided;
+  const std::int64_t most = largest_chunk(s, n, p);
+  if (chunked && most == n) {
+    // One chunk holds every task: it starts at h on one processor, whatever
+    // the times' dependence.
+    refs.push_back({"one-chunk", ReferenceKind::exact, spec.workload.expected_total() + h});
+  }
+  // The other references need independent times of a known law.
+  if (spec.workload.field.kind != Field::Kind::iid) return refs;
+  const dist::LoadLaw& law = spec.workload.law;
+  const bool list = is_list_schedule(s, h);
   // Self and chunk:1 (the same schedule) in task order; not lpt, whose
   // order depends on the times.
   if (list && s.kind != StrategyKind::lpt) {
-    if (const auto* e = std::get_if<dist::Exponential>(&spec.law)) {
+    if (const auto* e = std::get_if<dist::Exponential>(&law)) {
       refs.push_back({"list-exponential", ReferenceKind::exact, analytic::list_exponential_mean_makespan(n, p, e->mean)});
     }
   }
-  const bool chunked = s.kind == StrategyKind::chunk || s.kind == StrategyKind::guided;
-  const std::int64_t most = largest_chunk(s, n, p);
   // With N <= P and one task a chunk (chunk:1, guided) every task has a
   // processor to itself from time 0 when h = 0.
   const bool own_processor = s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic || list ||
-                             (chunked && spec.h == 0.0 && most == 1);
+                             (chunked && h == 0.0 && most == 1);
   if (own_processor && n <= p) {
     const auto value = reference_or_note(table, params, "makespan.mean", "max-of-iid",
-                                         [&] { return analytic::max_moments(spec.law, n).mean; });
+                                         [&] { return analytic::max_moments(law, n).mean; });
     if (value) refs.push_back({"max-of-iid", ReferenceKind::exact, *value});
   }
   if ((s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic) && n % p == 0 && n > p) {
     const std::int64_t per = n / p;
     const auto l = reference_or_note(table, params, "makespan.mean", "processor-sums",
-                                     [&] { return analytic::scatter_exact_mean(spec.law, per, p); });
+                                     [&] { return analytic::scatter_exact_mean(law, per, p); });
     if (l && *l) {
-      const double proc_mean = static_cast<double>(per) * dist::mean(spec.law);
+      const double proc_mean = static_cast<double>(per) * dist::mean(law);
       refs.push_back({"processor-sums", ReferenceKind::exact, proc_mean + proc_mean * **l});
     }
   }
   const bool uniform = s.kind == StrategyKind::random || (s.kind == StrategyKind::choice && s.d == 1);
   if (uniform) {
-    if (const auto* c = std::get_if<dist::Constant>(&spec.law)) {
+    if (const auto* c = std::get_if<dist::Constant>(&law)) {
       const auto m = reference_or_note(table, params, "makespan.mean", "multinomial",
                                        [&] { return analytic::multinomial_max_moments(n, p).mean; });
       if (m) refs.push_back({"multinomial", ReferenceKind::exact, c->value * *m});
     }
   }
-  if (chunked && most == n) {
-    // One chunk holds every task: it starts at h on one processor.
-    refs.push_back({"one-chunk", ReferenceKind::exact, static_cast<double>(n) * dist::mean(spec.law) + spec.h});
-  }
-  if (s.kind == StrategyKind::chunk && spec.h == 0.0 && n / s.k >= p) {
-    const double variance = dist::variance(spec.law);
+  if (s.kind == StrategyKind::chunk && h == 0.0 && n / s.k >= p) {
+    const double variance = dist::variance(law);
     if (std::isfinite(variance)) {
       refs.push_back({"kruskal-weiss", ReferenceKind::asymptotic,
-                      analytic::kruskal_weiss_mean_makespan(n, p, s.k, dist::mean(spec.law), std::sqrt(variance), 0.0)});
+                      analytic::kruskal_weiss_mean_makespan(n, p, s.k, dist::mean(law), std::sqrt(variance), 0.0)});
     }
   }
   return refs;
@@ -142,35 +153,55 @@ class CompareCommand final : public Command {
   }
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "task-time law (values >= 0, mean > 0), repeatable: any law of the table below")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->capture_default_str();
-    app.add_option("--N", n_text_, "tasks N: list or range, each >= 1")->capture_default_str();
+    dist_option_ = app.add_option("--dist", dists_,
+                                  "task-time law (values >= 0, mean > 0), repeatable: any law of the table below")
+                       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+                       ->capture_default_str();
+    field_option_ = app.add_option("--field", field_text_,
+                                   "dependence of neighbouring times, comma list: iid, ar1:RHO (-1 < RHO < 1; a "
+                                   "Gaussian AR(1) copula, on the log of lognormal times)")
+                        ->capture_default_str();
+    times_option_ = app.add_option("--times", times_spec_,
+                                   "measured times in task order instead of --dist: FILE (one per line) or FILE:COLUMN "
+                                   "(CSV); N is their count");
+    n_option_ = app.add_option("--N", n_text_, "tasks N: list or range, each >= 1")->capture_default_str();
     app.add_option("--P", p_text_, "processors P: list or range, each >= 1")->capture_default_str();
     app.add_option("--strategy", strategy_text_,
                    "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt, chunk:K "
-                   "(K >= 1), guided; the first is the baseline of the paired differences")
+                   "(K >= 1), guided, balanced-block; the first is the baseline of the paired differences")
         ->capture_default_str();
     app.add_option("--h", h_text_, "dispatch costs (each >= 0), list or range: per task of self, per chunk of chunk:K and guided; "
                    "task (chunk) j starts no earlier than j*h")
         ->capture_default_str();
+    app.add_option("--tau", tau_text_, "balanced-block: cost of one message between neighbours (>= 0)")
+        ->capture_default_str();
+    app.add_option("--phi", phi_text_, "balanced-block: cost of moving one task's data one link (>= 0)")
+        ->capture_default_str();
     add_run_options(app, run_text_, "1e4");
     app.footer(
-        "Output columns: experiment,dist,N,P,h,strategy,statistic,... Each replication draws N task times once and\n"
-        "runs every strategy on them (common random numbers): block (chunks of ceil(N/P)), cyclic (task i on i mod P),\n"
-        "random (uniform processor), choice:D (fewest tasks of D uniform draws), self (list scheduling from a queue,\n"
-        "task k starts >= k*h), lpt (longest first to the least loaded), chunk:K (self-scheduling of K tasks at a\n"
-        "time, Kruskal-Weiss; chunk j starts >= j*h), guided (chunks of ceil(remaining/P), Polychronopoulos-Kuck;\n"
-        "chunk j starts >= j*h). W = sum of times, C = makespan, LB = max(W/P, max t_i). Statistics: makespan.mean,\n"
-        "efficiency.mean = E[W/(P C)], imbalance.mean = E[(C - W/P)/(W/P)], makespan_ratio.mean = E[C/LB]; rows\n"
-        "with strategy A-B (B the first listed): efficiency_diff.mean = E[eff_A - eff_B], paired on the same times.\n"
+        "Output columns: experiment,dist,field,N,P,h,strategy,statistic,... Each replication fills N task times once\n"
+        "and runs every strategy on them (common random numbers): block (chunks of ceil(N/P)), cyclic (task i on\n"
+        "i mod P), random (uniform processor), choice:D (fewest tasks of D uniform draws), self (list scheduling from a\n"
+        "queue, task k starts >= k*h), lpt (longest first to the least loaded), chunk:K (self-scheduling of K tasks at\n"
+        "a time, Kruskal-Weiss; chunk j starts >= j*h), guided (chunks of ceil(remaining/P), Polychronopoulos-Kuck;\n"
+        "chunk j starts >= j*h), balanced-block (contiguous blocks of equal work from the prefix sums, task i to\n"
+        "floor(P (S_i + t_i/2)/W); reached from block by Mehrotra's approach 1, a stage costing tau + phi * tasks of\n"
+        "its largest message). Times: iid from --dist; --field ar1:RHO makes neighbours alike (t_i = F^-1(Phi(z_i)),\n"
+        "z an AR(1) with correlation RHO, the same law F for every time); --times FILE uses measured times, the same\n"
+        "in every replication (dist column times:FILE, field measured). W = sum of times, C = makespan, LB = max(W/P,\n"
+        "max t_i). Statistics: makespan.mean, efficiency.mean = E[W/(P C)], imbalance.mean = E[(C - W/P)/(W/P)],\n"
+        "makespan_ratio.mean = E[C/LB], overhead.mean = E[C - C0] (C0 with h = tau = phi = 0: dispatch and movement\n"
+        "time on the makespan), split_pairs.mean = fraction of neighbouring tasks (i, i+1) on different processors\n"
+        "(0 = full locality); rows with strategy \"A vs B\" (B the first listed): efficiency_diff.mean = E[eff_A - eff_B],\n"
+        "paired on the same times.\n"
         "References: lower-bound (bound, makespan_ratio >= 1), graham-list (bound, makespan_ratio <= 2 - 1/P for\n"
         "lpt, and self and chunk:1 with h = 0; Graham 1966), graham-chunks (bound, makespan_ratio <= 1 + (1 - 1/P)\n"
-        "min(K*, P) for chunk:K and guided with h = 0, K* the largest chunk), list-exponential (exact, self and\n"
-        "chunk:1 with h = 0, exponential tasks: m((N-P)/P + H_P), m H_N for N < P), max-of-iid (exact, block,\n"
-        "cyclic, lpt, and self, chunk:1 and guided with h = 0, when N <= P: C = max t_i), processor-sums (exact,\n"
-        "block and cyclic when P divides N: n m (1 + E l), Salmon's l), multinomial (exact, random and choice:1 with\n"
-        "constant tasks), one-chunk (exact, chunk:K and guided with every task in one chunk: N m + h),\n"
+        "min(K*, P) for chunk:K and guided with h = 0, K* the largest chunk), balanced-work (bound, makespan_ratio\n"
+        "<= 2 for balanced-block with tau = phi = 0), one-chunk (exact, chunk:K and guided with every task in one\n"
+        "chunk: N m + h, any field). With iid times only: list-exponential (exact, self and chunk:1 with h = 0,\n"
+        "exponential tasks: m((N-P)/P + H_P), m H_N for N < P), max-of-iid (exact, block, cyclic, lpt, and self,\n"
+        "chunk:1 and guided with h = 0, when N <= P: C = max t_i), processor-sums (exact, block and cyclic when P\n"
+        "divides N: n m (1 + E l), Salmon's l), multinomial (exact, random and choice:1 with constant tasks),\n"
         "kruskal-weiss (asymptotic, chunk:K with h = 0 and N >= K P: N m/P + sd sqrt(2 K ln P)). When every time is\n"
         "0, efficiency is 1 (or 0 if dispatch alone took time) and the replication adds nothing to imbalance and\n"
         "makespan_ratio. --target-rse watches makespan, efficiency and makespan_ratio.\n" +
@@ -178,15 +209,7 @@ class CompareCommand final : public Command {
   }
 
   int run(const std::string& command_line) override {
-    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) -> const char* {
-      parse_option("--dist", std::string(), [&](const std::string&) {
-        dist::require_nonnegative(law, "task times must be >= 0");
-        return 0;
-      });
-      return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
-    });
-    const auto tasks =
-        parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    const std::vector<Workload> workloads = parse_workloads();
     const auto procs =
         parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const std::vector<Strategy> strategies = parse_option("--strategy", strategy_text_, parse_strategies);
@@ -202,31 +225,83 @@ class CompareCommand final : public Command {
         throw engine::InputError(fmt::format("--h: {} in '{}' must be a finite number >= 0", h, h_text_));
       }
     }
+    const double tau = parse_cost("--tau", tau_text_);
+    const double phi = parse_cost("--phi", phi_text_);
     const RunOptions settings = check_run_options(run_text_);
-    const std::int64_t most_tasks = *std::max_element(tasks.begin(), tasks.end());
+    std::int64_t most_tasks = 0;
+    for (const Workload& w : workloads) most_tasks = std::max(most_tasks, w.tasks);
     const std::int64_t most_procs = *std::max_element(procs.begin(), procs.end());
     require_memory(settings, settings.plan.threads * compare_thread_bytes(most_tasks, most_procs),
-                   fmt::format("{} threads x ({} tasks x 32 bytes + {} processors x 24 bytes + 2 MiB)", settings.plan.threads,
-                               most_tasks, most_procs));
+                   fmt::format("{} threads x ({} tasks x 48 bytes + {} processors x 40 bytes + 2 MiB)",
+                               settings.plan.threads, most_tasks, most_procs));
 
-    Report report("compare", {"dist", "N", "P", "h", "strategy"}, settings, command_line);
-    for (const auto& law : laws) {
-      for (const std::int64_t n : tasks) {
-        for (const std::int64_t p : procs) {
-          for (const double h : costs) run_point({law, n, p, strategies, h}, settings, report);
-        }
+    Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, settings, command_line);
+    for (const Workload& workload : workloads) {
+      for (const std::int64_t p : procs) {
+        for (const double h : costs) run_point({workload, {p, h, tau, phi}, strategies}, settings, report);
       }
     }
     return report.finish();
   }
 
  private:
+  // The workloads to run, in the order of the loops: each law, each field,
+  // each N; or the one measured file.
+  std::vector<Workload> parse_workloads() const {
+    if (times_option_->count() > 0) {
+      for (const CLI::Option* other : {dist_option_, field_option_, n_option_}) {
+        if (other->count() > 0) {
+          throw engine::InputError(fmt::format("--times gives the task times and their count: {} cannot be used with it",
+                                               other->get_name()));
+        }
+      }
+      return {parse_option("--times", times_spec_, [](const std::string& spec) {
+        return measured_workload(spec, engine::available_memory());
+      })};
+    }
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) -> const char* {
+      parse_option("--dist", std::string(), [&](const std::string&) {
+        dist::require_nonnegative(law, "task times must be >= 0");
+        return 0;
+      });
+      return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
+    });
+    const std::vector<Field> fields = parse_option("--field", field_text_, [](const std::string& text) {
+      std::vector<Field> parsed;
+      for (const std::string_view item : engine::split(text, ',')) {
+        const Field f = parse_field(item);
+        if (std::find(parsed.begin(), parsed.end(), f) == parsed.end()) parsed.push_back(f);
+      }
+      return parsed;
+    });
+    const auto tasks =
+        parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    std::vector<Workload> workloads;
+    for (const dist::LoadLaw& law : laws) {
+      for (const Field& field : fields) {
+        for (const std::int64_t n : tasks) workloads.push_back({law, field, n, nullptr, std::string()});
+      }
+    }
+    return workloads;
+  }
+
+  static double parse_cost(const char* option, const std::string& text) {
+    return parse_option(option, text, [&](const std::string& t) {
+      const double value = engine::parse_real(t);
+      if (!(value >= 0.0) || !std::isfinite(value)) {
+        throw engine::InputError(fmt::format("{} must be a finite number >= 0", t));
+      }
+      return value;
+    });
+  }
+
   static void run_point(const CompareSpec& spec, const RunOptions& settings, Report& report) {
-    const std::string law = dist::to_spec(spec.law);
-    const std::string n = std::to_string(spec.tasks);
-    const std::string p = std::to_string(spec.procs);
-    const std::string h = engine::format_number(spec.h);
-    const std::string label = fmt::format("compare dist={} N={} P={} h={}", law, n, p, h);
+    const std::string law = spec.workload.label();
+    const std::string field = spec.workload.field.label();
+    const std::string n = std::to_string(spec.tasks());
+    const std::string p = std::to_string(spec.procs());
+    const std::string h = engine::format_number(spec.machine.h);
+    const std::string label = fmt::format("compare dist={} field={} N={} P={} h={}", law, field, n, p, h);
     const auto [sample, run] = simulate_compare(spec, make_plan(settings, label));
     report.record(label, run, compare_variates_per_rep(spec));
     // A readable ranking on stderr, not in the CSV; a slice's partial sample
@@ -237,40 +312,53 @@ class CompareCommand final : public Command {
     for (std::size_t i = 0; i < spec.strategies.size(); ++i) {
       const Strategy& s = spec.strategies[i];
       const StrategyStats& st = sample.strategy[i];
-      const std::vector<std::string> params{law, n, p, h, to_string(s)};
+      const std::vector<std::string> params{law, field, n, p, h, to_string(s)};
       engine::PointRows rows(report.table(), params, settings.level);
       rows.mean("makespan.mean", st.makespan, makespan_references(spec, s, report.table(), params));
       rows.mean("efficiency.mean", st.efficiency);
       rows.mean("imbalance.mean", st.imbalance);
       // C >= LB in every replication; C <= (2 - 1/P)·LB for list schedules,
-      // 1 + (1 - 1/P)·min(K*, P) for chunked ones (h = 0).
+      // 1 + (1 - 1/P)·min(K*, P) for chunked ones (h = 0), 2·LB for
+      // balanced-block without movement costs.
       std::vector<Reference> bounds{{"lower-bound", ReferenceKind::bound, 1.0, false}};
       // With N <= P every list schedule of single tasks gives each task its
       // own processor, C = LB in every replication, and the upper bound says
       // nothing more.
-      const std::int64_t most = largest_chunk(s, spec.tasks, spec.procs);
-      if (const auto upper = ratio_upper_bound(s, spec.tasks, spec.procs, spec.h)) {
-        if (most > 1) {
+      const std::int64_t most = largest_chunk(s, spec.tasks(), spec.procs());
+      if (const auto upper = ratio_upper_bound(s, spec.tasks(), spec.machine)) {
+        if (s.kind == StrategyKind::balanced_block) {
+          bounds.push_back({"balanced-work", ReferenceKind::bound, *upper, true});
+        } else if (most > 1) {
           bounds.push_back({"graham-chunks", ReferenceKind::bound, *upper, true});
-        } else if (spec.tasks > spec.procs) {
+        } else if (spec.tasks() > spec.procs()) {
           bounds.push_back({"graham-list", ReferenceKind::bound, *upper, true});
         }
       }
       rows.mean("makespan_ratio.mean", st.ratio, bounds);
+      rows.mean("overhead.mean", st.overhead);
+      rows.mean("split_pairs.mean", st.split_pairs);
     }
     for (std::size_t i = 1; i < spec.strategies.size(); ++i) {
-      const std::vector<std::string> params{law, n, p, h, to_string(spec.strategies[i]) + "-" + first};
+      const std::vector<std::string> params{law, field, n, p, h, to_string(spec.strategies[i]) + " vs " + first};
       engine::PointRows rows(report.table(), params, settings.level);
       rows.mean("efficiency_diff.mean", sample.strategy[i].efficiency_diff);
     }
   }
 
   std::vector<std::string> dists_{"exponential:1"};
+  std::string field_text_ = "iid";
+  std::string times_spec_;
   std::string n_text_ = "1000";
   std::string p_text_ = "16";
   std::string strategy_text_ = kDefaultStrategies;
   std::string h_text_ = "0";
+  std::string tau_text_ = "140e-6";
+  std::string phi_text_ = "0.5e-6";
   RunOptionsText run_text_;
+  CLI::Option* dist_option_ = nullptr;
+  CLI::Option* field_option_ = nullptr;
+  CLI::Option* times_option_ = nullptr;
+  CLI::Option* n_option_ = nullptr;
 };
 
 }  // namespace

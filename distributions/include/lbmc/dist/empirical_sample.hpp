@@ -15,6 +15,8 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lbmc::dist {
@@ -30,7 +32,26 @@ struct EmpiricalSample {
   double first_negative = 0.0;          // that value (0 if none)
 };
 
-//! Reads the sample in `path`.
+//! Measured values in the order of the file.
+struct MeasuredValues {
+  std::vector<double> values;           // every value, in file order (at least one)
+  bool integer_valued = false;          // true when every value is an integer
+  std::size_t first_negative_line = 0;  // the line of the first value < 0; 0 if none
+  double first_negative = 0.0;          // that value (0 if none)
+};
+
+//! FILE or FILE:COLUMN: the part after the last colon is a column name when
+//! it is not empty of a path's tail (holds no '/') and the colon is not the
+//! first character. Returns {path, column}, column empty for FILE.
+std::pair<std::string, std::string> split_file_column(std::string_view spec);
+
+//! Reads the values in `path`, in file order, by the rules of
+//! read_empirical_sample (the same text accepted and refused, the same
+//! memory bound).
+MeasuredValues read_measured_values(const std::string& path, const std::string& column, double memory_budget);
+
+//! Reads the sample in `path`: read_measured_values, sorted, with its
+//! moments.
 //!
 //! - `column` empty: one number per line. `column` not empty: a CSV file whose
 //!   first line names the columns; the values are that column's fields.

@@ -2,9 +2,10 @@
 // on the same task times in each replication (common random numbers), so
 // their differences are measured with far less noise than their levels.
 //
-// Per replication: N task times t_1..t_N drawn iid from the task law (mean
-// m > 0, values >= 0), W = Σ t_i, and for each strategy an executed schedule
-// on P processors with makespan C (the largest processor finish time):
+// Per replication: N task times t_1..t_N (the workload, compare_workload.hpp:
+// iid from a law, a correlated field, or measured times from a file), W =
+// Σ t_i, and for each strategy an executed schedule on P processors with
+// makespan C (the largest processor finish time):
 //  - block:    processor p runs the contiguous tasks [p·c, (p+1)·c), c = ⌈N/P⌉;
 //  - cyclic:   task i (0-based) runs on processor i mod P;
 //  - random:   each task, in order, on a uniformly random processor;
@@ -26,21 +27,40 @@
 //              runs the chunk's tasks back to back. chunk:1 is self;
 //  - guided:   guided self-scheduling (Polychronopoulos & Kuck 1987): as
 //              chunk:K, but each chunk takes ⌈R/P⌉ of the R tasks still in
-//              the queue (N = 10, P = 4: chunks of 3, 2, 2, 1, 1, 1).
+//              the queue (N = 10, P = 4: chunks of 3, 2, 2, 1, 1, 1);
+//  - balanced-block: contiguous blocks of equal work, from the prefix sums
+//              of the known times (Mehrotra–Ranka–Wang 1992, Figure 1, with
+//              work in place of element counts): task i goes to processor
+//              min(P − 1, ⌊P·(S_i + t_i/2)/W⌋), S_i the work before it, so a
+//              processor's work is at most W/P + max t_i. The tasks start in
+//              the block layout and move there by Approach 1 (Figure 2): a
+//              left then a right pipeline of store-and-forward shifts between
+//              neighbours, a stage costing τ + φ·(largest message of the
+//              stage, in tasks), φ the cost of moving one task's data. C is
+//              that movement time plus the largest balanced work (balance.hpp).
 // The random draws of `random` and `choice:D` come from the replication's
 // generator after the task times, strategy by strategy in the order listed,
 // so a run is reproducible from its seed and its strategy list.
 //
 // Per replication and strategy: the makespan C, q = P·C/W (≥ 1: the
 // busiest processor works at least the mean), the efficiency 1/q = W/(P·C),
-// the imbalance q − 1 = (C − W/P)/(W/P), and the ratio C/LB to the lower
-// bound LB = max(W/P, max_i t_i) on every schedule's makespan. Rounding of
+// the imbalance q − 1 = (C − W/P)/(W/P), the ratio C/LB to the lower
+// bound LB = max(W/P, max_i t_i) on every schedule's makespan, the overhead
+// C − C₀ (C₀ the same strategy's makespan on the same times with free
+// dispatch and data movement: h = τ = φ = 0; the movement time of
+// balanced-block, the makespan lost to the dispatcher by self, chunk:K and
+// guided, 0 for the others; a delay can also shorten a list schedule —
+// Graham's anomalies — so a replication's overhead can be negative), and
+// split_pairs, the fraction of the N − 1 neighbouring task pairs (i, i + 1)
+// that run on different processors (0: perfect locality; block keeps all
+// but P − 1 pairs together, cyclic splits every pair). Rounding of
 // the sums can put q or C/LB an ulp or so below 1 (or C/LB above Graham's
 // bound); values within (2N + 4)·ε of such a limit are read as the limit, and
 // anything further off is kept as it is, so a wrong schedule still shows.
 // With W = 0 (every time 0) the efficiency is 1 when C = 0 and 0 when the
 // dispatch cost alone made C > 0; the imbalance and C/LB are undefined and
-// not recorded (their rows count fewer replications).
+// not recorded (their rows count fewer replications); with N = 1 there are no
+// pairs and split_pairs is not recorded.
 //
 // Strategies are kept in a fixed array of kMaxStrategies slots (the ones not
 // listed stay empty), so the sample's fields, merging, checkpoints and MPI
@@ -59,10 +79,11 @@
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/exp/compare_workload.hpp"
 
 namespace lbmc::exp {
 
-enum class StrategyKind { block, cyclic, random, choice, self, lpt, chunk, guided };
+enum class StrategyKind { block, cyclic, random, choice, self, lpt, chunk, guided, balanced_block };
 
 struct Strategy {
   StrategyKind kind = StrategyKind::block;
@@ -76,16 +97,30 @@ struct Strategy {
 inline constexpr int kMaxStrategies = 16;
 
 //! The default --strategy list.
-inline constexpr const char* kDefaultStrategies = "block,cyclic,random,choice:2,self,lpt";
+inline constexpr const char* kDefaultStrategies = "block,cyclic,random,choice:2,self,guided,balanced-block,lpt";
 
 //! The spelling of a strategy in --strategy and in the output: block,
-//! cyclic, random, choice:D, self, lpt, chunk:K, guided.
+//! cyclic, random, choice:D, self, lpt, chunk:K, guided, balanced-block.
 std::string to_string(const Strategy& s);
 
 //! Parses a comma list of strategies (repeats dropped, order kept). Throws
 //! engine::InputError naming the item for an unknown name, a malformed or
 //! out-of-range D or K (D, K >= 1), an empty list or more than kMaxStrategies.
 std::vector<Strategy> parse_strategies(std::string_view text);
+
+//! The machine a schedule runs on: P processors, the dispatch cost h (per
+//! task of self, per chunk of chunk:K and guided) and the data-movement
+//! costs of balanced-block, τ per message and φ per task moved.
+struct Machine {
+  std::int64_t procs = 1;
+  double h = 0.0;
+  double tau = 0.0;
+  double phi = 0.0;
+
+  //! The same processors with free dispatch and movement.
+  Machine without_costs() const { return {procs, 0.0, 0.0, 0.0}; }
+  bool has_costs() const { return h != 0.0 || tau != 0.0 || phi != 0.0; }
+};
 
 //! True for the strategies that are list schedules of single tasks with no
 //! idle time while tasks wait (Graham 1966): `lpt` always, `self` and
@@ -98,16 +133,20 @@ bool is_list_schedule(const Strategy& s, double h);
 std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t procs);
 
 //! An upper bound on C/LB that holds in every replication, where one is
-//! known: 2 − 1/P for the list schedules (is_list_schedule), and for chunk:K
-//! and guided with h = 0, 1 + (1 − 1/P)·min(K*, P), K* = largest_chunk.
+//! known: 2 − 1/P for the list schedules (is_list_schedule), for chunk:K
+//! and guided with h = 0, 1 + (1 − 1/P)·min(K*, P), K* = largest_chunk, and
+//! 2 for balanced-block with τ = φ = 0 (a processor's tasks have their
+//! midpoints in an interval of work W/P, so its work is at most
+//! W/P + max t_i ≤ 2·LB).
 //! Proof for the chunked ones: they are list schedules of the chunks, so
 //! Graham's argument (1966) gives C ≤ W/P + (1 − 1/P)·T*, T* the largest
 //! chunk's total time; T* ≤ K*·max t_i ≤ K*·LB and T* ≤ W ≤ P·LB. With K* = 1
 //! this is Graham's 2 − 1/P. With h > 0 a processor can idle while the
 //! dispatcher catches up; the same argument then gives only
 //! C ≤ W/P + (1 − 1/P)·T* + J·h (J chunks), not a constant multiple of LB,
-//! so no bound is given. nullopt for block, cyclic, random and choice:D.
-std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, std::int64_t procs, double h);
+//! so no bound is given; nor for balanced-block with movement costs, which
+//! do not scale with LB. nullopt for block, cyclic, random and choice:D.
+std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, const Machine& machine);
 
 //! Uniform integer in [0, bound), bound ≥ 1, without bias: Lemire's
 //! multiply-shift with rejection (Lemire 2019); one generator output unless
@@ -119,46 +158,61 @@ std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound);
 //! longest task runs somewhere). 0 for no tasks.
 double makespan_lower_bound(std::span<const double> times, std::int64_t procs);
 
-//! Makespans of the strategies on fixed times (see the note at the top);
-//! each allocates its own scratch, for tests and one-off use. Preconditions:
-//! procs ≥ 1, times ≥ 0, 1 ≤ d ≤ procs, h ≥ 0.
+//! What one strategy's schedule gave on one replication's times.
+struct Outcome {
+  double makespan = 0.0;         //!< C
+  double overhead = 0.0;         //!< C − C₀, C₀ the makespan with free dispatch and movement
+  std::int64_t split_pairs = 0;  //!< neighbouring pairs (i, i + 1) on different processors
+};
+
+//! Executes strategies on a replication's times, reusing its buffers
+//! (per processor: loads, counts, a heap with its processors' ids, the
+//! balanced layout; per task: lpt's processor of each task, and the order
+//! of the tasks by time with its radix sort's keys).
+class Scheduler {
+ public:
+  //! The schedule of `s` on `times` (each >= 0) on `machine`; draws from
+  //! `gen` for random and choice. With costs (h, τ, φ not all 0) the
+  //! strategies they affect run a second time without them, for C₀.
+  Outcome run(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen);
+
+ private:
+  Outcome run_once(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen);
+  Outcome block(std::span<const double> times, std::int64_t procs);
+  Outcome cyclic(std::span<const double> times, std::int64_t procs);
+  Outcome random(std::span<const double> times, std::int64_t procs, engine::Generator& gen);
+  Outcome choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
+  Outcome self(std::span<const double> times, std::int64_t procs, double h);
+  Outcome lpt(std::span<const double> times, std::int64_t procs);
+  // chunk:K (fixed > 0) or guided (fixed = 0).
+  Outcome chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h);
+  Outcome balanced_block(std::span<const double> times, const Machine& machine);
+
+  std::vector<double> loads_;
+  std::vector<std::int64_t> counts_;
+  std::vector<double> heap_;
+  std::vector<std::uint32_t> heap_ids_;
+  std::vector<std::uint32_t> owner_;                   // lpt: each task's processor
+  std::vector<std::uint64_t> keys_, scratch_keys_;     // lpt's radix sort: times as keys
+  std::vector<std::uint32_t> order_, scratch_order_;   // and the task indices they carry
+  std::vector<std::size_t> counts_radix_;
+  std::vector<std::int64_t> starts_;                   // balanced-block: first task of each processor
+};
+
+//! The makespans of the strategies on fixed times, for tests and one-off
+//! use (each allocates its own Scheduler). Preconditions: procs ≥ 1,
+//! times ≥ 0, 1 ≤ d ≤ procs, k ≥ 1, h ≥ 0.
 double makespan_block(std::span<const double> times, std::int64_t procs);
 double makespan_cyclic(std::span<const double> times, std::int64_t procs);
 double makespan_random(std::span<const double> times, std::int64_t procs, engine::Generator& gen);
 double makespan_choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
 double makespan_self(std::span<const double> times, std::int64_t procs, double h);
 double makespan_lpt(std::span<const double> times, std::int64_t procs);
-//! Preconditions as above and k ≥ 1.
 double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h);
 double makespan_guided(std::span<const double> times, std::int64_t procs, double h);
-
-//! Executes strategies on a replication's times, reusing its buffers
-//! (per processor: loads, counts, a heap; per task: a sorted copy and
-//! radix keys for lpt).
-class Scheduler {
- public:
-  //! The makespan of `s` on `times` with `procs` processors and dispatch
-  //! cost `h` (used by self, chunk:K and guided); draws from `gen` for random and choice.
-  double makespan(const Strategy& s, std::span<const double> times, std::int64_t procs, double h,
-                  engine::Generator& gen);
-
- private:
-  double block(std::span<const double> times, std::int64_t procs);
-  double cyclic(std::span<const double> times, std::int64_t procs);
-  double random(std::span<const double> times, std::int64_t procs, engine::Generator& gen);
-  double choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
-  double self(std::span<const double> times, std::int64_t procs, double h);
-  double lpt(std::span<const double> times, std::int64_t procs);
-  // chunk:K (fixed > 0) or guided (fixed = 0).
-  double chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h);
-
-  std::vector<double> loads_;
-  std::vector<std::int64_t> counts_;
-  std::vector<double> heap_;
-  std::vector<double> sorted_;
-  std::vector<std::uint64_t> keys_, scratch_;  // lpt's radix sort
-  std::vector<std::size_t> counts_radix_;
-};
+//! The whole outcome of one strategy on fixed times, for tests.
+Outcome schedule_outcome(const Strategy& s, std::span<const double> times, const Machine& machine,
+                         engine::Generator& gen);
 
 //! One strategy's per-replication statistics.
 struct StrategyStats {
@@ -167,10 +221,12 @@ struct StrategyStats {
   engine::Moments imbalance;       //!< (C − W/P)/(W/P), replications with W > 0
   engine::Moments ratio;           //!< C/LB, replications with LB > 0
   engine::Moments efficiency_diff; //!< its efficiency minus the first strategy's (not for the first)
+  engine::Moments overhead;        //!< C − C₀
+  engine::Moments split_pairs;     //!< fraction of neighbouring pairs split, replications with N >= 2
 
   template <class Self>
   static auto fields(Self& s) {
-    return std::tie(s.makespan, s.efficiency, s.imbalance, s.ratio, s.efficiency_diff);
+    return std::tie(s.makespan, s.efficiency, s.imbalance, s.ratio, s.efficiency_diff, s.overhead, s.split_pairs);
   }
   void merge(const StrategyStats& other) { engine::merge_fields(*this, other); }
 };
@@ -192,11 +248,12 @@ struct CompareSample {
 std::vector<engine::MeanSummary> reported_means(const CompareSample& s);
 
 struct CompareSpec {
-  dist::LoadLaw law;
-  std::int64_t tasks = 1;  //!< N
-  std::int64_t procs = 1;  //!< P
+  Workload workload;  //!< how the N task times of a replication arise
+  Machine machine;
   std::vector<Strategy> strategies;
-  double h = 0.0;  //!< dispatch cost per task of self, per chunk of chunk:K and guided
+
+  std::int64_t tasks() const { return workload.tasks; }
+  std::int64_t procs() const { return machine.procs; }
 };
 
 //! The strategies of `spec` ranked by efficiency.mean, highest first (ties

@@ -1,0 +1,449 @@
+// The schedules of `lbmc compare`, executed on one replication's times
+// (compare.hpp has the model). Each keeps only what its outcome needs:
+// per-processor loads (block, cyclic, random, choice), task counts
+// (choice), a binary min-heap of processor finish times (self, lpt,
+// chunk:K, guided), whose top is replaced in O(log P) per task or chunk, or
+// the first task of each balanced block. Buffers live in one Scheduler per
+// block of replications: no allocation per replication.
+//
+// Neighbouring pairs split: block and balanced-block split one pair per
+// boundary between non-empty blocks; cyclic every pair when P > 1; random
+// and choice count consecutive tasks sent to different processors; the
+// queue schedules keep a chunk's tasks together, and the next chunk goes to
+// the same processor exactly when that processor's new finish time stays at
+// the heap's top (it is again the first free); lpt records each task's
+// processor (the heap carries processor ids) and counts afterwards.
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "lbmc/exp/compare.hpp"
+
+namespace lbmc::exp {
+
+namespace {
+
+std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
+
+// A binary min-heap of processor finish times (or loads) in heap[0, n),
+// followed by one +inf sentinel at heap[n], so that the second child of the
+// last parent can be read without a bounds test.
+void reset_heap(std::vector<double>& heap, std::int64_t procs) {
+  heap.assign(size_of(procs) + 1, 0.0);
+  heap.back() = std::numeric_limits<double>::infinity();
+}
+
+// The heap with its top replaced by `value` (>= the top): a sift-down whose
+// choice of the smaller child is arithmetic. Returns where `value` settled
+// (0: its processor is again the first free). Measured at N = 1e6, P = 1024:
+// about 50 ns a task, bound by the chain from one task's top to the next and
+// by where the new value stops (a 4-ary heap and a loser tree were no faster).
+std::size_t replace_top(std::vector<double>& heap, double value) {
+  double* h = heap.data();
+  const std::size_t n = heap.size() - 1;
+  std::size_t i = 0;
+  std::size_t child = 1;
+  while (child < n) {
+    child += static_cast<std::size_t>(h[child + 1] < h[child]);
+    if (!(h[child] < value)) break;
+    h[i] = h[child];
+    i = child;
+    child = 2 * i + 1;
+  }
+  h[i] = value;
+  return i;
+}
+
+// replace_top, moving each processor's id with its finish time.
+void replace_top(std::vector<double>& heap, std::vector<std::uint32_t>& ids, double value) {
+  double* h = heap.data();
+  std::uint32_t* id = ids.data();
+  const std::uint32_t moving = id[0];
+  const std::size_t n = heap.size() - 1;
+  std::size_t i = 0;
+  std::size_t child = 1;
+  while (child < n) {
+    child += static_cast<std::size_t>(h[child + 1] < h[child]);
+    if (!(h[child] < value)) break;
+    h[i] = h[child];
+    id[i] = id[child];
+    i = child;
+    child = 2 * i + 1;
+  }
+  h[i] = value;
+  id[i] = moving;
+}
+
+// The largest entry of a heap, its sentinel excluded.
+double heap_largest(const std::vector<double>& heap) {
+  double most = 0.0;
+  for (std::size_t i = 0; i + 1 < heap.size(); ++i) most = std::max(most, heap[i]);
+  return most;
+}
+
+double largest(const std::vector<double>& values) {
+  double most = 0.0;
+  for (const double v : values) most = std::max(most, v);
+  return most;
+}
+
+// The task indices in increasing order of time, ties by index, in `order`,
+// and the times in that order in `sorted`. Below kRadixMin tasks, std::sort;
+// beyond, a least-significant-digit radix sort of (time, index) on the bits
+// of the times, which order as unsigned integers for values >= 0 (-0 is
+// read as +0), in passes of 16 bits, skipping a pass where every key has
+// the same digit; the passes are stable, so ties keep the index order too.
+constexpr std::size_t kRadixMin = std::size_t{1} << 14;
+
+struct SortBuffers {
+  std::vector<std::uint64_t>& keys;
+  std::vector<std::uint64_t>& scratch_keys;
+  std::vector<std::uint32_t>& order;
+  std::vector<std::uint32_t>& scratch_order;
+  std::vector<std::size_t>& counts;
+};
+
+void sort_by_time(std::span<const double> times, SortBuffers b) {
+  const std::size_t n = times.size();
+  b.keys.resize(n);
+  b.order.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    b.keys[i] = std::bit_cast<std::uint64_t>(times[i] + 0.0);
+    b.order[i] = static_cast<std::uint32_t>(i);
+  }
+  if (n < kRadixMin) {
+    std::sort(b.order.begin(), b.order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return b.keys[x] < b.keys[y] || (b.keys[x] == b.keys[y] && x < y); });
+    std::sort(b.keys.begin(), b.keys.end());
+    return;
+  }
+  constexpr int kPasses = 4;
+  constexpr std::size_t kBuckets = std::size_t{1} << 16;
+  b.scratch_keys.resize(n);
+  b.scratch_order.resize(n);
+  b.counts.assign(kPasses * kBuckets, 0);
+  for (const std::uint64_t key : b.keys) {
+    for (int pass = 0; pass < kPasses; ++pass) ++b.counts[size_of(pass) * kBuckets + ((key >> (16 * pass)) & 0xFFFF)];
+  }
+  for (int pass = 0; pass < kPasses; ++pass) {
+    std::size_t* count = b.counts.data() + size_of(pass) * kBuckets;
+    const int shift = 16 * pass;
+    if (count[(b.keys[0] >> shift) & 0xFFFF] == n) continue;  // one digit: nothing moves
+    std::size_t offset = 0;
+    for (std::size_t d = 0; d < kBuckets; ++d) {
+      const std::size_t c = count[d];
+      count[d] = offset;
+      offset += c;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = count[(b.keys[i] >> shift) & 0xFFFF]++;
+      b.scratch_keys[to] = b.keys[i];
+      b.scratch_order[to] = b.order[i];
+    }
+    b.keys.swap(b.scratch_keys);
+    b.order.swap(b.scratch_order);
+  }
+}
+
+// Pairs of neighbours split when every processor holds one contiguous run:
+// one per boundary between the `runs` non-empty runs.
+std::int64_t contiguous_splits(std::int64_t runs) { return runs > 0 ? runs - 1 : 0; }
+
+}  // namespace
+
+std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound) {
+  // Lemire (2019), "Fast random integer generation in an interval": the high
+  // word of x·bound is uniform on [0, bound) once the low words below
+  // 2^64 mod bound, which over-represent some values, are rejected.
+  __extension__ using Wide = unsigned __int128;
+  Wide product = Wide{gen()} * bound;
+  auto low = static_cast<std::uint64_t>(product);
+  if (low < bound) {
+    const std::uint64_t rejected = (0 - bound) % bound;  // 2^64 mod bound
+    while (low < rejected) {
+      product = Wide{gen()} * bound;
+      low = static_cast<std::uint64_t>(product);
+    }
+  }
+  return static_cast<std::uint64_t>(product >> 64);
+}
+
+double makespan_lower_bound(std::span<const double> times, std::int64_t procs) {
+  double total = 0.0;
+  double longest = 0.0;
+  for (const double t : times) {
+    total += t;
+    longest = std::max(longest, t);
+  }
+  return std::max(total / static_cast<double>(procs), longest);
+}
+
+Outcome Scheduler::run(const Strategy& s, std::span<const double> times, const Machine& machine,
+                       engine::Generator& gen) {
+  Outcome outcome = run_once(s, times, machine, gen);
+  // Only the queue schedules pay h; balanced-block reports its own movement.
+  const bool queued = s.kind == StrategyKind::self || s.kind == StrategyKind::chunk || s.kind == StrategyKind::guided;
+  if (queued && machine.h != 0.0) {
+    outcome.overhead = outcome.makespan - run_once(s, times, machine.without_costs(), gen).makespan;
+  }
+  return outcome;
+}
+
+Outcome Scheduler::run_once(const Strategy& s, std::span<const double> times, const Machine& machine,
+                            engine::Generator& gen) {
+  const std::int64_t procs = machine.procs;
+  switch (s.kind) {
+    case StrategyKind::block: return block(times, procs);
+    case StrategyKind::cyclic: return cyclic(times, procs);
+    case StrategyKind::random: return random(times, procs, gen);
+    case StrategyKind::choice: return choice(times, procs, s.d, gen);
+    case StrategyKind::self: return self(times, procs, machine.h);
+    case StrategyKind::lpt: return lpt(times, procs);
+    case StrategyKind::chunk: return chunked(times, procs, s.k, machine.h);
+    case StrategyKind::guided: return chunked(times, procs, 0, machine.h);
+    case StrategyKind::balanced_block: return balanced_block(times, machine);
+  }
+  return {};
+}
+
+Outcome Scheduler::block(std::span<const double> times, std::int64_t procs) {
+  // Chunks of c = ⌈N/P⌉ contiguous tasks; the last processors may get fewer
+  // or none.
+  const std::size_t n = times.size();
+  const std::size_t chunk = (n + size_of(procs) - 1) / size_of(procs);
+  double most = 0.0;
+  std::int64_t runs = 0;
+  for (std::size_t first = 0; first < n; first += chunk) {
+    const std::size_t last = std::min(n, first + chunk);
+    double load = 0.0;
+    for (std::size_t i = first; i < last; ++i) load += times[i];
+    most = std::max(most, load);
+    ++runs;
+  }
+  return {most, 0.0, contiguous_splits(runs)};
+}
+
+Outcome Scheduler::cyclic(std::span<const double> times, std::int64_t procs) {
+  loads_.assign(size_of(procs), 0.0);
+  std::size_t p = 0;
+  for (const double t : times) {
+    loads_[p] += t;
+    if (++p == loads_.size()) p = 0;
+  }
+  const auto pairs = static_cast<std::int64_t>(times.size()) - 1;
+  return {largest(loads_), 0.0, procs > 1 ? pairs : 0};
+}
+
+Outcome Scheduler::random(std::span<const double> times, std::int64_t procs, engine::Generator& gen) {
+  loads_.assign(size_of(procs), 0.0);
+  const auto bound = static_cast<std::uint64_t>(procs);
+  std::int64_t split = 0;
+  std::uint64_t previous = 0;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const std::uint64_t p = uniform_below(gen, bound);
+    split += static_cast<std::int64_t>(i > 0 && p != previous);
+    previous = p;
+    loads_[p] += times[i];
+  }
+  return {largest(loads_), 0.0, split};
+}
+
+Outcome Scheduler::choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
+  loads_.assign(size_of(procs), 0.0);
+  counts_.assign(size_of(procs), 0);
+  const auto bound = static_cast<std::uint64_t>(procs);
+  std::int64_t split = 0;
+  std::uint64_t previous = 0;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    // The fewest tasks among d uniform draws with replacement; a later draw
+    // wins only with strictly fewer, so ties go to the first drawn.
+    std::uint64_t best = uniform_below(gen, bound);
+    for (std::int64_t k = 1; k < d; ++k) {
+      const std::uint64_t other = uniform_below(gen, bound);
+      if (counts_[other] < counts_[best]) best = other;
+    }
+    split += static_cast<std::int64_t>(i > 0 && best != previous);
+    previous = best;
+    ++counts_[best];
+    loads_[best] += times[i];
+  }
+  return {largest(loads_), 0.0, split};
+}
+
+Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, double h) {
+  // List scheduling in task order: the processor free first (the heap's
+  // top) takes task k (1-based), which cannot start before the dispatcher
+  // reaches it at k·h. Each processor's finish times only grow, so the
+  // makespan is the largest entry left. Ties between processors free at the
+  // same time do not change any finish time.
+  reset_heap(heap_, procs);
+  std::int64_t moved = 0;  // tasks after which the next goes elsewhere (the last counted, then taken back)
+  bool last_moved = false;
+  if (h == 0.0) {
+    for (const double t : times) {
+      last_moved = replace_top(heap_, heap_[0] + t) != 0;
+      moved += static_cast<std::int64_t>(last_moved);
+    }
+  } else {
+    double k = 0.0;
+    for (const double t : times) {
+      k += 1.0;
+      last_moved = replace_top(heap_, std::max(heap_[0], k * h) + t) != 0;
+      moved += static_cast<std::int64_t>(last_moved);
+    }
+  }
+  return {heap_largest(heap_), 0.0, moved - static_cast<std::int64_t>(last_moved)};
+}
+
+Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
+  // Graham (1969): the longest task first, each to the least-loaded processor.
+  sort_by_time(times, {keys_, scratch_keys_, order_, scratch_order_, counts_radix_});
+  reset_heap(heap_, procs);
+  heap_ids_.resize(size_of(procs));
+  for (std::size_t p = 0; p < heap_ids_.size(); ++p) heap_ids_[p] = static_cast<std::uint32_t>(p);
+  owner_.resize(times.size());
+  for (std::size_t j = times.size(); j-- > 0;) {
+    owner_[order_[j]] = heap_ids_[0];
+    replace_top(heap_, heap_ids_, heap_[0] + std::bit_cast<double>(keys_[j]));
+  }
+  std::int64_t split = 0;
+  for (std::size_t i = 1; i < owner_.size(); ++i) split += static_cast<std::int64_t>(owner_[i] != owner_[i - 1]);
+  return {heap_largest(heap_), 0.0, split};
+}
+
+Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h) {
+  // List scheduling of chunks in queue order: chunk j (1-based) holds the
+  // next `fixed` tasks (chunk:K; fewer for the last) or ⌈R/P⌉ of the R tasks
+  // left (guided, Polychronopoulos & Kuck 1987); it goes to the processor
+  // free first (the heap's top) and starts at max(its free time, j·h). The
+  // chunk's time is the sum of its tasks, added to its start once; with one
+  // task a chunk this is self's schedule, value for value.
+  reset_heap(heap_, procs);
+  const std::size_t n = times.size();
+  const std::size_t p = size_of(procs);
+  double j = 0.0;
+  std::int64_t moved = 0;  // chunks after which the next goes elsewhere (the last counted, then taken back)
+  bool last_moved = false;
+  for (std::size_t first = 0; first < n;) {
+    const std::size_t left = n - first;
+    const std::size_t size = fixed > 0 ? std::min(left, size_of(fixed)) : (left + p - 1) / p;
+    double work = 0.0;
+    for (std::size_t i = first; i < first + size; ++i) work += times[i];
+    first += size;
+    j += 1.0;
+    last_moved = replace_top(heap_, std::max(heap_[0], j * h) + work) != 0;
+    moved += static_cast<std::int64_t>(last_moved);
+  }
+  return {heap_largest(heap_), 0.0, moved - static_cast<std::int64_t>(last_moved)};
+}
+
+Outcome Scheduler::balanced_block(std::span<const double> times, const Machine& machine) {
+  const std::size_t n = times.size();
+  const std::int64_t procs = machine.procs;
+  const auto p_count = size_of(procs);
+  double total = 0.0;
+  for (const double t : times) total += t;
+  // With no work there is nothing to balance: the tasks stay in the block
+  // layout and nothing moves.
+  if (total == 0.0) return block(times, procs);
+
+  // starts_[p]: the first task of processor p (starts_[P] = N). Task i goes
+  // to min(P − 1, ⌊P·(S_i + t_i/2)/W⌋), which never decreases with i.
+  starts_.assign(p_count + 1, static_cast<std::int64_t>(n));
+  starts_[0] = 0;
+  const double scale = static_cast<double>(procs) / total;
+  double before = 0.0;
+  double load = 0.0;
+  double most = 0.0;
+  std::size_t current = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double middle = before + 0.5 * times[i];
+    const auto owner = std::min(p_count - 1, static_cast<std::size_t>(scale * middle));
+    if (owner != current) {
+      most = std::max(most, load);
+      load = 0.0;
+      while (current < owner) starts_[++current] = static_cast<std::int64_t>(i);
+    }
+    load += times[i];
+    before += times[i];
+  }
+  most = std::max(most, load);
+  std::int64_t runs = 0;
+  for (std::size_t p = 0; p < p_count; ++p) runs += static_cast<std::int64_t>(starts_[p + 1] > starts_[p]);
+
+  // Approach 1 from the block layout, processor j holding [j·c, (j+1)·c) ∩
+  // [0, N), c = ⌈N/P⌉. In the left pipeline every packet moves one link a
+  // stage, so at stage s (1-based) processor j − s + 1 forwards the tasks of
+  // source j bound s or more links left: those of j's block before the
+  // first task of processor j − s + 1. The right pipeline likewise sends the
+  // tasks of j's block from the first task of processor j + s on. A stage
+  // costs τ + φ·(largest message); a pipeline runs while any message is
+  // non-empty (Mehrotra's Max_L_Shift and Max_R_Shift stages).
+  const auto count = static_cast<std::int64_t>(n);
+  const std::int64_t chunk = (count + procs - 1) / procs;
+  const auto block_start = [&](std::int64_t j) { return std::min(count, j * chunk); };
+  double moving = 0.0;
+  for (const int dir : {-1, +1}) {
+    for (std::int64_t s = 1;; ++s) {
+      std::int64_t largest_message = 0;
+      for (std::int64_t j = 0; j < procs; ++j) {
+        const std::int64_t lo = block_start(j);
+        const std::int64_t hi = block_start(j + 1);
+        std::int64_t sent = 0;
+        if (dir < 0 && j - s + 1 >= 1) {
+          sent = std::clamp(starts_[size_of(j - s + 1)], lo, hi) - lo;
+        } else if (dir > 0 && j + s < procs) {
+          sent = hi - std::clamp(starts_[size_of(j + s)], lo, hi);
+        }
+        largest_message = std::max(largest_message, sent);
+      }
+      if (largest_message == 0) break;
+      moving += machine.tau + machine.phi * static_cast<double>(largest_message);
+    }
+  }
+  return {moving + most, moving, contiguous_splits(runs)};
+}
+
+namespace {
+
+Outcome outcome_of(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen) {
+  return Scheduler().run(s, times, machine, gen);
+}
+
+double makespan_of(const Strategy& s, std::span<const double> times, std::int64_t procs, double h) {
+  engine::Generator unused;
+  return outcome_of(s, times, {procs, h, 0.0, 0.0}, unused).makespan;
+}
+
+}  // namespace
+
+double makespan_block(std::span<const double> times, std::int64_t procs) {
+  return makespan_of({StrategyKind::block}, times, procs, 0.0);
+}
+double makespan_cyclic(std::span<const double> times, std::int64_t procs) {
+  return makespan_of({StrategyKind::cyclic}, times, procs, 0.0);
+}
+double makespan_random(std::span<const double> times, std::int64_t procs, engine::Generator& gen) {
+  return outcome_of({StrategyKind::random}, times, {procs}, gen).makespan;
+}
+double makespan_choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
+  return outcome_of({StrategyKind::choice, d}, times, {procs}, gen).makespan;
+}
+double makespan_self(std::span<const double> times, std::int64_t procs, double h) {
+  return makespan_of({StrategyKind::self}, times, procs, h);
+}
+double makespan_lpt(std::span<const double> times, std::int64_t procs) {
+  return makespan_of({StrategyKind::lpt}, times, procs, 0.0);
+}
+double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h) {
+  return makespan_of({StrategyKind::chunk, 0, k}, times, procs, h);
+}
+double makespan_guided(std::span<const double> times, std::int64_t procs, double h) {
+  return makespan_of({StrategyKind::guided}, times, procs, h);
+}
+Outcome schedule_outcome(const Strategy& s, std::span<const double> times, const Machine& machine,
+                         engine::Generator& gen) {
+  return outcome_of(s, times, machine, gen);
+}
+
+}  // namespace lbmc::exp
