@@ -2,10 +2,11 @@
 //
 // Exponential tasks: with G_p = t_p/m ~ Gamma(n, 1), l = max_p G_p/n − 1, so
 // P(l ≤ x) = P(G ≤ n(1 + x))^N_proc, evaluated as max_of_iid.cpp does: through
-// log1p of the upper tail gamma_q when the cdf passes 1/2. The mean integrates
-// P(l > x) and P(l ≤ x) on each side of the median of l, in t = (x − med)/s
-// with s the interquartile range (exp_sinh on the half-line, tanh_sinh down to
-// l = −1).
+// log1p of the upper tail gamma_q when the cdf passes 1/2 (max_of_sums_tails
+// with one group). The mean integrates P(l > x) and P(l ≤ x) on each side of
+// the median of l, in t = (x − med)/s with s the interquartile range
+// (exp_sinh on the half-line, tanh_sinh down to l = −1). The other laws of
+// t_p come from sum_law.hpp.
 #include "lbmc/analytic/scatter.hpp"
 
 #include <cmath>
@@ -17,8 +18,9 @@
 #include <boost/math/special_functions/gamma.hpp>
 #include <fmt/format.h>
 
-#include "lbmc/analytic/lattice_sum.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/max_of_sums.hpp"
+#include "lbmc/analytic/sum_law.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
@@ -105,65 +107,22 @@ double scatter_scale(const dist::LoadLaw& task, std::int64_t n) {
 
 namespace {
 
-// P(l <= x) and P(l > x) for Gamma(n) processor sums: F^N from the lower
-// tail p = P(sum <= n(1 + x)) while p <= 1/2, else through the upper tail
-// q = 1 - p as e^{N log1p(-q)}, so neither side loses digits.
-struct GammaMaxTails {
-  double cdf = 0.0;
-  double ccdf = 1.0;
-};
-GammaMaxTails gamma_max_tails(std::int64_t n, std::int64_t procs, double x) {
+// P(l <= x) and P(l > x) for Gamma(n, 1) processor sums (exponential tasks
+// in units of their mean): F^N at n(1 + x), each side without cancellation
+// (max_of_sums_tails with one group).
+MaxTails gamma_max_tails(std::int64_t n, std::int64_t procs, double x) {
   require_point(dist::Exponential{1.0}, n, procs);
-  const double a = as_double(n);
-  const double t = a * (1.0 + x);
+  const double t = as_double(n) * (1.0 + x);
   if (!(t > 0.0)) return {};
-  const double p = boost::math::gamma_p(a, t, engine::MathPolicy());
-  if (p <= 0.5) {
-    const double cdf = std::pow(p, as_double(procs));
-    return {cdf, 1.0 - cdf};
-  }
-  const double log_cdf = as_double(procs) * std::log1p(-boost::math::gamma_q(a, t, engine::MathPolicy()));
-  return {std::exp(log_cdf), -std::expm1(log_cdf)};
-}
-
-// A processor's time t_p as shift + a law, where the sum of n iid task
-// times has a known law: gamma tasks Gamma(nK, THETA); Poisson(n LAMBDA);
-// binomial(nM, P); negative binomial(nR, P); geometric trials n +
-// NegBinomial(n, P) (failures). The sum law is built through its spec so that
-// the table's ranges apply (beyond them: no exact value).
-struct ProcessorSum {
-  double shift = 0.0;
-  dist::LoadLaw law;
-};
-std::optional<ProcessorSum> processor_sum(const dist::LoadLaw& task, std::int64_t n) {
-  const double dn = as_double(n);
-  std::string spec;
-  double shift = 0.0;
-  if (const auto* g = std::get_if<dist::Gamma>(&task)) spec = fmt::format("gamma:{},{}", dn * g->k, g->theta);
-  if (const auto* po = std::get_if<dist::Poisson>(&task)) spec = fmt::format("poisson:{}", dn * po->lambda);
-  if (const auto* b = std::get_if<dist::Binomial>(&task)) {
-    spec = fmt::format("binomial:{},{}", dn * static_cast<double>(b->trials), b->p);
-  }
-  if (const auto* nb = std::get_if<dist::NegBinomial>(&task)) {
-    spec = fmt::format("negbinomial:{},{}", dn * nb->r, nb->p);
-  }
-  if (const auto* ge = std::get_if<dist::Geometric>(&task)) {
-    spec = fmt::format("negbinomial:{},{}", dn, ge->p);
-    shift = dn;
-  }
-  if (spec.empty()) return std::nullopt;
-  try {
-    return ProcessorSum{shift, dist::parse_load_law(spec)};
-  } catch (const engine::InputError&) {
-    return std::nullopt;
-  }
+  const SumLawGroup sums{*sum_law(dist::Exponential{1.0}, n), procs};
+  return max_of_sums_tails({&sums, 1}, t);
 }
 
 }  // namespace
 
-double scatter_gamma_cdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).cdf; }
+double scatter_gamma_cdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).below; }
 
-double scatter_gamma_ccdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).ccdf; }
+double scatter_gamma_ccdf(std::int64_t n, std::int64_t procs, double x) { return gamma_max_tails(n, procs, x).above; }
 
 std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs,
                                              double c) {
@@ -183,10 +142,9 @@ std::optional<double> scatter_exact_quantile(const dist::LoadLaw& task, std::int
   // of N sums, formed as the simulation forms l: for integer laws the sample
   // quantile is such a t, and both sides must round alike.
   const double m_proc = as_double(n) * dist::mean(task);
-  if (const auto lattice = lattice_sum(task, n)) return (max_quantile(*lattice, procs, c) - m_proc) / m_proc;
-  const auto sum = processor_sum(task, n);
+  const auto sum = sum_law(task, n);
   if (!sum) return std::nullopt;
-  return (sum->shift + max_quantile(sum->law, procs, c) - m_proc) / m_proc;
+  return (max_quantile(*sum, procs, c) - m_proc) / m_proc;
 }
 
 std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs) {
@@ -197,10 +155,9 @@ std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t
   }
   if (!std::holds_alternative<dist::Exponential>(task)) {
     const double m_proc = as_double(n) * dist::mean(task);
-    if (const auto lattice = lattice_sum(task, n)) return (max_mean(*lattice, procs) - m_proc) / m_proc;
-    const auto sum = processor_sum(task, n);
+    const auto sum = sum_law(task, n);
     if (!sum) return std::nullopt;
-    return (sum->shift + max_moments(sum->law, procs).mean - m_proc) / m_proc;
+    return (max_mean(*sum, procs) - m_proc) / m_proc;
   }
   // E l = med + ∫_med^∞ P(l > x) dx − ∫_{−1}^med P(l ≤ x) dx.
   const double a = as_double(n);

@@ -14,7 +14,7 @@
 //      gamma(K, THETA) tasks: t_p ~ Gamma(nK, THETA); Poisson, binomial and
 //      negative binomial tasks: sums of the same family; geometric trials:
 //      t_p = n + NegBinomial(n, P) failures; an empirical sample of integers:
-//      t_p's law by exact convolution (lattice_sum.hpp);
+//      t_p's law by exact convolution (the laws of sums: sum_law.hpp);
 //    E l likewise (normal: the standard-normal maximum of max_of_iid.hpp;
 //    Gamma: quadrature of P(l > x) and P(l ≤ x) as in max_of_iid.cpp);
 //  - Salmon's asymptotic forms, built on the CLT, the union bound
