@@ -617,7 +617,7 @@ TEST_SUITE("statistical") {
 
   TEST_CASE("compare: exact references and bounds pass under --strict") {
     const Outcome run = lbmc_run(
-        "compare --dist exponential:1 --dist constant:2 --dist gamma:2,1 --N 4,64 --P 8 --reps 20000 --seed 19 "
+        "compare --dist exponential:1 --dist constant:2 --dist gamma:2,1 --dist poisson:3 --N 4,64,70 --P 8 --reps 20000 --seed 19 "
         "--strict --quiet --csv -");
     CHECK(run.code == 0);
     for (const char* ref : {",list-exponential,exact,", ",max-of-iid,exact,", ",processor-sums,exact,",
@@ -626,6 +626,17 @@ TEST_SUITE("statistical") {
       CHECK(run.out.find(ref) != std::string::npos);
     }
     CHECK(run.out.find(",fail\n") == std::string::npos);
+    // 70 tasks on 8 processors: block holds 9 9 9 9 9 9 9 7, cyclic 9 9 9 9 9 9 8 8.
+    for (const char* law : {"exponential:1", "poisson:3"}) {
+      for (const char* s : {"block", "cyclic"}) {
+        CAPTURE(law);
+        CAPTURE(s);
+        const std::string key = std::string(",") + law + ",iid,70,8,0," + s + ",makespan.mean,";
+        const std::size_t at = run.out.find(key);
+        REQUIRE(at != std::string::npos);
+        CHECK(run.out.substr(at, run.out.find('\n', at) - at).find(",processor-sums,exact,") != std::string::npos);
+      }
+    }
     // The chunked schedules' references.
     const Outcome chunked = lbmc_run(
         "compare --dist exponential:1 --dist uniform:0,2 --N 4,64 --P 8 --strategy self,chunk:1,chunk:4,chunk:40,guided "

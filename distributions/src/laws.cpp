@@ -9,6 +9,7 @@
 #include "lbmc/dist/laws.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -305,6 +306,24 @@ double variance(const LoadLaw& law) {
 
 double standard_deviation(const LoadLaw& law) { return std::sqrt(variance(law)); }
 
+namespace {
+
+// Boost's incomplete gamma overflows in its prefix (tgamma of a large
+// shape) far below the mode, e.g. P(Gamma(2048) <= 1e-10), where the true
+// value underflows: there the probability is below the smallest double, so
+// the limit of the tail (`below` left of the mean, `above` right of it) is
+// the correctly rounded answer.
+template <class D, class Compute>
+double far_tail_or(const D& d, double at, double below, double above, Compute compute) {
+  try {
+    return compute();
+  } catch (const std::overflow_error&) {
+    return at < bm::mean(d) ? below : above;
+  }
+}
+
+}  // namespace
+
 double cdf(const LoadLaw& law, double x) {
   return dispatch(
       law, [x](double v) { return x >= v ? 1.0 : 0.0; },
@@ -315,7 +334,7 @@ double cdf(const LoadLaw& law, double x) {
         const double at = (integer ? std::floor(x) : x) - shift;
         if (at < lo) return 0.0;
         if (at >= hi) return 1.0;
-        return bm::cdf(d, at);
+        return far_tail_or(d, at, 0.0, 1.0, [&] { return bm::cdf(d, at); });
       });
 }
 
@@ -329,7 +348,7 @@ double ccdf(const LoadLaw& law, double x) {
         const double at = (integer ? std::floor(x) : x) - shift;
         if (at < lo) return 1.0;
         if (at >= hi) return 0.0;
-        return bm::cdf(bm::complement(d, at));
+        return far_tail_or(d, at, 1.0, 0.0, [&] { return bm::cdf(bm::complement(d, at)); });
       });
 }
 

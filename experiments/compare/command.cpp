@@ -47,11 +47,13 @@
 //  - exact `max-of-iid` (block, cyclic, lpt, and self, chunk:1 and guided
 //    with h = 0, when N <= P): every task has a processor to itself, C = max t_i, and E C is
 //    the exact mean of the maximum of N iid task times (analytic/max_of_iid);
-//  - exact `processor-sums` (block and cyclic when P divides N): each
-//    processor sums n = N/P iid times, so E C = n·m·(1 + E l) with Salmon's
-//    E l of the scattered decomposition, exact where the law of a processor
-//    sum is known (analytic/scatter.hpp: exponential, gamma, the integer
-//    laws, constant);
+//  - exact `processor-sums` (block and cyclic, N > P): when P divides N
+//    each processor sums n = N/P iid times, so E C = n·m·(1 + E l) with
+//    Salmon's E l of the scattered decomposition; otherwise the processors
+//    fall in groups of equal counts (block: ⌈N/P⌉ and one remainder;
+//    cyclic: ⌈N/P⌉ and ⌊N/P⌋) and E C = ∫(1 − Π F_n(x)^m) dx
+//    (analytic/max_of_sums.hpp); exact where the law of a processor sum is
+//    known (exponential, gamma, the integer laws, constant);
 //  - exact `multinomial` (random and choice:1 with constant tasks V): C =
 //    V·M, M the maximum of a multinomial(N; 1/P, ..., 1/P) count vector
 //    (analytic/balls_into_bins, as in `lbmc assign`).
@@ -67,6 +69,7 @@
 #include "lbmc/analytic/chunk_scheduling.hpp"
 #include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/max_of_sums.hpp"
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"
@@ -118,14 +121,21 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
                                          [&] { return analytic::max_moments(law, n).mean; });
     if (value) refs.push_back({"max-of-iid", ReferenceKind::exact, *value});
   }
-  if ((s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic) && n % p == 0 && n > p) {
-    const std::int64_t per = n / p;
-    const auto l = reference_or_note(table, params, "makespan.mean", "processor-sums",
-                                     [&] { return analytic::scatter_exact_mean(law, per, p); });
-    if (l && *l) {
-      const double proc_mean = static_cast<double>(per) * dist::mean(law);
-      refs.push_back({"processor-sums", ReferenceKind::exact, proc_mean + proc_mean * **l});
-    }
+  if ((s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic) && n > p) {
+    // When P divides N every processor sums n = N/P times (Salmon's E l);
+    // otherwise the groups of equal counts of the layout (max_of_sums.hpp).
+    const auto value = reference_or_note(table, params, "makespan.mean", "processor-sums", [&]() -> std::optional<double> {
+      if (n % p == 0) {
+        const std::int64_t per = n / p;
+        const auto l = analytic::scatter_exact_mean(law, per, p);
+        if (!l) return std::nullopt;
+        const double proc_mean = static_cast<double>(per) * dist::mean(law);
+        return proc_mean + proc_mean * *l;
+      }
+      const auto groups = s.kind == StrategyKind::block ? analytic::block_groups(n, p) : analytic::cyclic_groups(n, p);
+      return analytic::max_of_sums_mean(law, groups);
+    });
+    if (value && *value) refs.push_back({"processor-sums", ReferenceKind::exact, **value});
   }
   const bool uniform = s.kind == StrategyKind::random || (s.kind == StrategyKind::choice && s.d == 1);
   if (uniform) {
@@ -200,8 +210,9 @@ class CompareCommand final : public Command {
         "<= 2 for balanced-block with tau = phi = 0), one-chunk (exact, chunk:K and guided with every task in one\n"
         "chunk: N m + h, any field). With iid times only: list-exponential (exact, self and chunk:1 with h = 0,\n"
         "exponential tasks: m((N-P)/P + H_P), m H_N for N < P), max-of-iid (exact, block, cyclic, lpt, and self,\n"
-        "chunk:1 and guided with h = 0, when N <= P: C = max t_i), processor-sums (exact, block and cyclic when P\n"
-        "divides N: n m (1 + E l), Salmon's l), multinomial (exact, random and choice:1 with constant tasks),\n"
+        "chunk:1 and guided with h = 0, when N <= P: C = max t_i), processor-sums (exact, block and cyclic for\n"
+        "N > P: the largest processor sum, n m (1 + E l) with Salmon's l when P | N), multinomial (exact, random and\n"
+        "choice:1 with constant tasks),\n"
         "kruskal-weiss (asymptotic, chunk:K with h = 0 and N >= K P: N m/P + sd sqrt(2 K ln P)). When every time is\n"
         "0, efficiency is 1 (or 0 if dispatch alone took time) and the replication adds nothing to imbalance and\n"
         "makespan_ratio. --target-rse watches makespan, efficiency and makespan_ratio.\n" +
