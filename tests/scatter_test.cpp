@@ -94,6 +94,24 @@ TEST_SUITE("fast") {
     CHECK(close(*analytic::scatter_exact_mean(dist::Exponential{3.0}, 10, 1000), 1.3528062047023063466, 1e5));
   }
 
+  TEST_CASE("scatter: exponential tasks with thousands a processor - where Boost's incomplete gamma overflows") {
+    // P(Gamma(2048) <= 1e-10) underflows; Boost overflows computing it.
+    const dist::LoadLaw sum = dist::Gamma{2048.0, 1.0};
+    CHECK(dist::cdf(sum, 1e-10) == 0.0);
+    CHECK(dist::ccdf(sum, 1e-10) == 1.0);
+    CHECK(dist::cdf(sum, 2048.0) == doctest::Approx(0.5029).epsilon(1e-3));
+    // Two processors: E max(X, Y) = n + E|X − Y|/2 = n + Γ(n + 1/2)/(√π Γ(n))
+    // for iid Gamma(n, 1), so E l = Γ(n + 1/2)/(√π Γ(n) n).
+    for (const std::int64_t n : {2048, 4096, 100000}) {
+      CAPTURE(n);
+      const double a = static_cast<double>(n);
+      const double exact = std::exp(std::lgamma(a + 0.5) - std::lgamma(a)) / (std::sqrt(M_PI) * a);
+      const auto l = analytic::scatter_exact_mean(dist::Exponential{1.0}, n, 2);
+      REQUIRE(l.has_value());
+      CHECK(*l == doctest::Approx(exact).epsilon(1e-9));
+    }
+  }
+
   TEST_CASE("scatter: constant tasks have no imbalance and laws without a known sum only asymptotic forms") {
     CHECK(*analytic::scatter_exact_quantile(dist::Constant{2.0}, 10, 100, 0.99) == 0.0);
     CHECK(*analytic::scatter_exact_mean(dist::Constant{2.0}, 10, 100) == 0.0);
