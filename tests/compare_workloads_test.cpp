@@ -381,6 +381,23 @@ TEST_SUITE("statistical") {
     CHECK(*std::min_element(e.begin(), e.end()) >= 0.0);
   }
 
+  TEST_CASE("compare: choice:D with unit tasks meets the exact power-of-choices law") {
+    // N = P = 8 and 20, D = 2, 3: the exact E M of the load profile's chain;
+    // a wrong D is hundreds of se away (D = 1 gives E M = 2.67 at N = P = 8).
+    const Run run = lbmc_run(
+        "compare --dist constant:1 --N 8,20 --P 8,20 --strategy choice:2,choice:3 --reps 40000 --seed 31 --quiet "
+        "--strict --csv -");
+    REQUIRE(run.code == 0);
+    std::size_t exact = 0;
+    for (std::size_t at = run.out.find(",power-of-choices,exact,"); at != std::string::npos;
+         at = run.out.find(",power-of-choices,exact,", at + 1)) {
+      ++exact;
+    }
+    CHECK(exact == 8);
+    CHECK(run.out.find(",fluid-limit,asymptotic,") != std::string::npos);
+    CHECK(run.out.find(",fail\n") == std::string::npos);
+  }
+
   TEST_CASE("compare: with correlated times cyclic beats block - and one-chunk stays exact") {
     const Run run = lbmc_run(
         "compare --dist lognormal:0,1 --field iid,ar1:0.95 --N 4096 --P 16 --strategy block,cyclic,chunk:4096 "

@@ -34,6 +34,16 @@
 //  - exact `one-chunk` (chunk:K with K >= N, guided with P = 1): one
 //    processor runs every task after the first dispatch, C = W + h, so
 //    E C = N·m + h;
+//  - exact `power-of-choices` (choice:D, D >= 2, constant tasks V): C = V·M,
+//    M the largest task count, whose law follows from the Markov chain of
+//    the sorted load profile (a task lands on a processor of load l with
+//    probability s_l^D − s_{l+1}^D, s_l the fraction of processors holding
+//    at least l; analytic/power_of_choices.hpp), in exact integer counts
+//    of the P^{D·N} draw sequences, within a cost cap (N = P up to about 56
+//    for D = 2; beyond it a note);
+//  - asymptotic `fluid-limit` (the same case): V·Σ_i min(1, P·s_i(N/P)),
+//    s_i the fluid limit ds_i/dt = s_{i−1}^D − s_i^D (Azar et al.;
+//    Mitzenmacher), informational: it is neither exact nor a bound;
 //  - asymptotic `kruskal-weiss` (chunk:K, h = 0, finite variance, N >= K·P):
 //    E C ≈ N·m/P + σ·√(2·K·ln P) (Kruskal & Weiss 1985; analytic/
 //    chunk_scheduling.hpp), informational: their limit needs N/(K·P) and
@@ -70,6 +80,7 @@
 #include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/max_of_sums.hpp"
+#include "lbmc/analytic/power_of_choices.hpp"
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"
@@ -145,6 +156,18 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
       if (m) refs.push_back({"multinomial", ReferenceKind::exact, c->value * *m});
     }
   }
+  if (s.kind == StrategyKind::choice && s.d >= 2) {
+    if (const auto* c = std::get_if<dist::Constant>(&law)) {
+      // The task counts' maximum M by the load profile's Markov chain, and
+      // the fluid limit as its asymptotic form (analytic/power_of_choices).
+      const auto exact = reference_or_note(table, params, "makespan.mean", "power-of-choices",
+                                           [&] { return analytic::choice_unit_max_law(n, p, s.d); });
+      if (exact && *exact) refs.push_back({"power-of-choices", ReferenceKind::exact, c->value * (*exact)->mean});
+      const auto fluid = reference_or_note(table, params, "makespan.mean", "fluid-limit",
+                                           [&] { return analytic::choice_fluid_max_mean(n, p, s.d); });
+      if (fluid) refs.push_back({"fluid-limit", ReferenceKind::asymptotic, c->value * *fluid});
+    }
+  }
   if (s.kind == StrategyKind::chunk && h == 0.0 && n / s.k >= p) {
     const double variance = dist::variance(law);
     if (std::isfinite(variance)) {
@@ -212,7 +235,9 @@ class CompareCommand final : public Command {
         "exponential tasks: m((N-P)/P + H_P), m H_N for N < P), max-of-iid (exact, block, cyclic, lpt, and self,\n"
         "chunk:1 and guided with h = 0, when N <= P: C = max t_i), processor-sums (exact, block and cyclic for\n"
         "N > P: the largest processor sum, n m (1 + E l) with Salmon's l when P | N), multinomial (exact, random and\n"
-        "choice:1 with constant tasks),\n"
+        "choice:1 with constant tasks), power-of-choices (exact, choice:D with D >= 2 and constant tasks: the\n"
+        "load profile's Markov chain, within a cost cap), fluid-limit (asymptotic, the same: sum_i min(1, P s_i(N/P)),\n"
+        "ds_i/dt = s_{i-1}^D - s_i^D),\n"
         "kruskal-weiss (asymptotic, chunk:K with h = 0 and N >= K P: N m/P + sd sqrt(2 K ln P)). When every time is\n"
         "0, efficiency is 1 (or 0 if dispatch alone took time) and the replication adds nothing to imbalance and\n"
         "makespan_ratio. --target-rse watches makespan, efficiency and makespan_ratio.\n" +
