@@ -228,6 +228,27 @@ for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto
     "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
 done
 
+# ---------------------------------------------------------------- compare ---
+
+# Each strategy of `lbmc compare` alone on N = 1e6 exponential tasks, P =
+# 1024, in ns per task (one replication draws the N times and runs the
+# schedule). The floor of these rows is the draw itself, maxload's brute
+# force on the same law (a draw and a compare per variate), and x_floor is
+# the strategy's extra cost per task in units of that draw:
+# (ns per task - floor) / floor. No NumPy peer (NumPy has no schedules).
+draw_result=$(lbmc_median variate 65536 maxload --dist exponential:1 --n 65536 --seed "$seed" --threads 1 "${brute[@]}")
+read -r draw_ns _ _ <<<"$draw_result"
+for strategy in block cyclic random choice:2 self chunk:16 guided balanced-block lpt; do
+  tasks=1000000 case_name="$strategy N=1e6 P=1024"
+  log "compare $case_name"
+  result=$(lbmc_median rep "$tasks" compare --dist exponential:1 --N "$tasks" --P 1024 --strategy "$strategy" \
+    --seed "$seed" --threads 1)
+  read -r rep_ns _ _ <<<"$result"
+  task_ns=$(awk -v r="$rep_ns" -v n="$tasks" 'BEGIN { printf "%.4f\n", r / n }')
+  extra=$(awk -v t="$task_ns" -v f="$draw_ns" 'BEGIN { printf "%.2f\n", (t - f) / f }')
+  row compare "$case_name" "$task_ns" "" "" "$draw_ns" "$extra" 1
+done
+
 # ----------------------------------------------------------------- assign ---
 
 # Multinomial assignment by throwing (lbmc picks throwing for N <= 64 P), in

@@ -5,7 +5,7 @@
 # (--quick: a tenth of the replications, for a fast look).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-lbmc="$root/build/release/lbmc"
+lbmc="${LBMC:-$root/build/release/lbmc}"  # LBMC: another build of the same code
 plots="$root/results/plots"
 scale=1
 if [[ "${1:-}" == "--quick" ]]; then scale=10; fi
@@ -30,12 +30,26 @@ iso=("$lbmc" dynamic --model exponential --isoefficiency --eta0 0.8 --lambda 1 -
 { cat "$plots/data/iso1.tmp"; tail -n +2 "$plots/data/iso2.tmp"; } >"$plots/data/isoefficiency.csv"
 rm "$plots/data/iso1.tmp" "$plots/data/iso2.tmp"
 
+# Which decomposition (lbmc compare): the canonical workload's efficiency
+# against P, then one point each for skewed, correlated and measured times.
+out="$root/results/compare"
+mkdir -p "$out"
+"$root/scripts/example_times.sh" >"$out/ray_tracing_costs.txt"
+"$lbmc" compare --dist exponential:1 --N 4096 --P 2:1024:*2 --reps "$(reps 2000)" \
+  --seed 7 --csv "$out/efficiency_vs_p.csv" "${common[@]}" >/dev/null
+"$lbmc" compare --dist lognormal:0,1.5 --N 4096 --P 64 --strategy block,cyclic,random,choice:2,self,chunk:16,guided,balanced-block,lpt \
+  --reps "$(reps 5000)" --seed 8 --csv "$out/skewed.csv" "${common[@]}" >/dev/null
+"$lbmc" compare --dist lognormal:0,1 --field iid,ar1:0.9,ar1:0.99 --N 4096 --P 64 --reps "$(reps 5000)" \
+  --seed 9 --csv "$out/correlated.csv" "${common[@]}" >/dev/null
+(cd "$out" && "$lbmc" compare --times ray_tracing_costs.txt --P 16,64 --h 0,0.05 --reps "$(reps 5000)" \
+  --seed 10 --csv measured.csv "${common[@]}" >/dev/null)
+
 if ! command -v gnuplot >/dev/null; then
   echo "plots: gnuplot not found; the data are in $plots/data, the SVGs were not rendered" >&2
   exit 0
 fi
 cd "$plots"
-for script in maxload_percentile shift_ecdf assign_efficiency dynamic_eta_nu isoefficiency; do
+for script in maxload_percentile shift_ecdf assign_efficiency dynamic_eta_nu isoefficiency compare_efficiency; do
   gnuplot "$script.gp"
 done
 echo "plots: rendered $(cd "$plots" && ls ./*.svg | wc -l) SVGs in $plots" >&2
