@@ -258,9 +258,15 @@ Outcome Scheduler::choice(std::span<const double> times, std::int64_t procs, std
     // The fewest tasks among d uniform draws with replacement; a later draw
     // wins only with strictly fewer, so ties go to the first drawn.
     std::uint64_t best = uniform_below(gen, bound);
+    std::int64_t fewest = counts_[best];
     for (std::int64_t k = 1; k < d; ++k) {
+      // A select, not a branch: which draw wins is a coin flip the branch
+      // predictor cannot learn.
       const std::uint64_t other = uniform_below(gen, bound);
-      if (counts_[other] < counts_[best]) best = other;
+      const std::int64_t count = counts_[other];
+      const bool fewer = count < fewest;
+      best = fewer ? other : best;
+      fewest = fewer ? count : fewest;
     }
     split += static_cast<std::int64_t>(i > 0 && best != previous);
     previous = best;
