@@ -398,6 +398,43 @@ TEST_SUITE("statistical") {
     CHECK(run.out.find(",fail\n") == std::string::npos);
   }
 
+  TEST_CASE("compare: self agrees in law with the producer model of dynamic where the two coincide") {
+    // Kimura-Ichiyoshi's producer hands out nu = 20 subtasks of a task of
+    // size t1 = 40, one every 1/lambda = 0.5, to p = 4 consumers: with fixed
+    // counts this is compare's self with N = 20 tasks of mean 2 and h = 0.5.
+    const auto mean_and_se = [](const std::string& csv, const std::string& key) {
+      const std::size_t at = csv.find(key);
+      REQUIRE(at != std::string::npos);
+      const std::string rest = csv.substr(at + key.size());
+      return std::pair{std::stod(rest), std::stod(rest.substr(rest.find(',') + 1))};
+    };
+    // Constant subtasks: both schedules are deterministic, C = 12.
+    const Run fixed_dynamic = lbmc_run("dynamic --model deterministic --p 4 --t1 40 --nu 20 --lambda 2 --reps 50 "
+                                       "--seed 2 --quiet --csv -");
+    const Run fixed_compare =
+        lbmc_run("compare --dist constant:2 --N 20 --P 4 --strategy self --h 0.5 --reps 50 --seed 2 --quiet --csv -");
+    REQUIRE(fixed_dynamic.code == 0);
+    REQUIRE(fixed_compare.code == 0);
+    CHECK(mean_and_se(fixed_dynamic.out, ",T_p.mean,").first == doctest::Approx(12.0).epsilon(1e-12));
+    CHECK(mean_and_se(fixed_compare.out, ",self,makespan.mean,").first == 12.0);
+    // Exponential subtasks: two independent estimates of one mean.
+    const Run dynamic = lbmc_run("dynamic --model deterministic --r-dist exponential:1 --p 4 --t1 40 --nu 20 "
+                                 "--lambda 2 --reps 40000 --seed 3 --quiet --csv -");
+    const Run compare = lbmc_run(
+        "compare --dist exponential:2 --N 20 --P 4 --strategy self --h 0.5 --reps 40000 --seed 4 --quiet --csv -");
+    REQUIRE(dynamic.code == 0);
+    REQUIRE(compare.code == 0);
+    const auto [d, d_se] = mean_and_se(dynamic.out, ",T_p.mean,");
+    const auto [c, c_se] = mean_and_se(compare.out, ",self,makespan.mean,");
+    CHECK(std::abs(d - c) < 4.0 * std::hypot(d_se, c_se));
+    // Without the dispatch cost the mean drops by more than 20 se of the
+    // difference, so a compare that ignored h would be caught.
+    const Run free = lbmc_run(
+        "compare --dist exponential:2 --N 20 --P 4 --strategy self --h 0 --reps 40000 --seed 4 --quiet --csv -");
+    const auto [f, f_se] = mean_and_se(free.out, ",self,makespan.mean,");
+    CHECK(d - f > 20.0 * std::hypot(d_se, f_se));
+  }
+
   TEST_CASE("compare: with correlated times cyclic beats block - and one-chunk stays exact") {
     const Run run = lbmc_run(
         "compare --dist lognormal:0,1 --field iid,ar1:0.95 --N 4096 --P 16 --strategy block,cyclic,chunk:4096 "

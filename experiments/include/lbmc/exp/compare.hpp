@@ -264,8 +264,9 @@ struct CompareSpec {
 //!     2  self      0.5542 +- 0.0012
 std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sample);
 
-//! Variates drawn per replication: N task times, plus N per random and N·D
-//! per choice:D strategy (the throughput figure on stderr).
+//! Variates per replication: N task times (drawn, or copied for measured
+//! times), plus N per random and N·D per choice:D strategy (the throughput
+//! figure on stderr).
 double compare_variates_per_rep(const CompareSpec& spec);
 
 //! Bytes one thread holds for a replication: per task 32 (its time, lpt's
