@@ -71,6 +71,12 @@ std::vector<ValidationCase> validation_cases() {
        {"compare", "--dist", "exponential:1", "--dist", "uniform:0,2", "--N", "4,64", "--P", "8", "--strategy",
         "self,chunk:1,chunk:4,chunk:40,guided"},
        0.2},
+      // Unequal processor sums (P does not divide N), the exact power of two
+      // choices with unit tasks, balanced blocks within twice the lower bound.
+      {"compare", "unequal blocks and two choices",
+       {"compare", "--dist", "constant:1", "--dist", "poisson:3", "--N", "8,70", "--P", "8", "--strategy",
+        "block,cyclic,choice:2,balanced-block", "--tau", "0", "--phi", "0"},
+       0.2},
   };
 }
 
