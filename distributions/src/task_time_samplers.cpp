@@ -40,17 +40,32 @@ double poisson_variate(double mean, engine::Generator& gen) {
   return k;
 }
 
+const Weibull& checked(const Weibull& law) {
+  if (!positive_finite(law.k) || !positive_finite(law.lambda)) {
+    throw InputError(fmt::format("weibull sampler: need finite K > 0 and LAMBDA > 0, got {}, {}", law.k, law.lambda));
+  }
+  return law;
+}
+
 }  // namespace
 
-GammaSampler::GammaSampler(const Gamma& law) : law_(law), theta_(law.theta) {
+GammaSampler::GammaSampler(const Gamma& law) : law_(law) {
   if (!positive_finite(law.k) || !positive_finite(law.theta)) {
     throw InputError(fmt::format("gamma sampler: need finite K > 0 and THETA > 0, got {}, {}", law.k, law.theta));
   }
-  boosted_ = law.k < 1.0;
-  const double shape = boosted_ ? law.k + 1.0 : law.k;
+  const bool boosted = law.k < 1.0;
+  const double shape = boosted ? law.k + 1.0 : law.k;
   d_ = shape - 1.0 / 3.0;
-  c_ = 1.0 / std::sqrt(9.0 * d_);
-  inverse_k_ = 1.0 / law.k;
+  const double c = 1.0 / std::sqrt(9.0 * d_);
+  scaled_normal_ = NormalSampler(Normal{0.0, c});
+  half_inverse_c2_ = 4.5 * d_;
+  squeeze_ = detail::GammaSqueeze::of(d_);
+  d_theta_ = d_ * law.theta;
+  if (boosted) boost_.emplace(1.0 / law.k, d_theta_);
+}
+
+bool GammaSampler::accepts(double t, double u, double v) const noexcept {
+  return portable_log(*math_, u) < half_inverse_c2_ * (t * t) + d_ * (1.0 - v + portable_log(*math_, v));
 }
 
 LognormalSampler::LognormalSampler(const Lognormal& law) : law_(law) {
@@ -59,10 +74,9 @@ LognormalSampler::LognormalSampler(const Lognormal& law) : law_(law) {
   }
 }
 
-WeibullSampler::WeibullSampler(const Weibull& law) : law_(law), inverse_k_(1.0 / law.k) {
-  if (!positive_finite(law.k) || !positive_finite(law.lambda)) {
-    throw InputError(fmt::format("weibull sampler: need finite K > 0 and LAMBDA > 0, got {}, {}", law.k, law.lambda));
-  }
+WeibullSampler::WeibullSampler(const Weibull& law) : law_(checked(law)), power_(1.0 / law.k, law.lambda) {
+  if (law.k == 1.0) shape_ = Shape::one;
+  if (law.k == 2.0) shape_ = Shape::two;
 }
 
 ParetoSampler::ParetoSampler(const Pareto& law) : law_(law), inverse_alpha_(1.0 / law.alpha) {
