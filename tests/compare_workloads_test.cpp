@@ -330,6 +330,7 @@ TEST_SUITE("fast") {
         {"compare --tau -1", "--tau"},
         {"compare --phi inf", "--phi"},
         {"compare --strategy balanced", "--strategy"},
+        {"compare --times " + good.string() + " --max-memory 10", "--times"},
     };
     for (const auto& c : cases) {
       CAPTURE(c[0]);

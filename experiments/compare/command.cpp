@@ -84,7 +84,6 @@
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"
-#include "lbmc/engine/memory_limit.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
@@ -245,7 +244,8 @@ class CompareCommand final : public Command {
   }
 
   int run(const std::string& command_line) override {
-    const std::vector<Workload> workloads = parse_workloads();
+    const RunOptions settings = check_run_options(run_text_);
+    const std::vector<Workload> workloads = parse_workloads(settings.memory_limit);
     const auto procs =
         parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const std::vector<Strategy> strategies = parse_option("--strategy", strategy_text_, parse_strategies);
@@ -263,7 +263,6 @@ class CompareCommand final : public Command {
     }
     const double tau = parse_cost("--tau", tau_text_);
     const double phi = parse_cost("--phi", phi_text_);
-    const RunOptions settings = check_run_options(run_text_);
     std::int64_t most_tasks = 0;
     for (const Workload& w : workloads) most_tasks = std::max(most_tasks, w.tasks);
     const std::int64_t most_procs = *std::max_element(procs.begin(), procs.end());
@@ -282,8 +281,9 @@ class CompareCommand final : public Command {
 
  private:
   // The workloads to run, in the order of the loops: each law, each field,
-  // each N; or the one measured file.
-  std::vector<Workload> parse_workloads() const {
+  // each N; or the one measured file, read within `memory_budget` bytes
+  // (--max-memory or what the machine allows).
+  std::vector<Workload> parse_workloads(double memory_budget) const {
     if (times_option_->count() > 0) {
       for (const CLI::Option* other : {dist_option_, field_option_, n_option_}) {
         if (other->count() > 0) {
@@ -291,8 +291,8 @@ class CompareCommand final : public Command {
                                                other->get_name()));
         }
       }
-      return {parse_option("--times", times_spec_, [](const std::string& spec) {
-        return measured_workload(spec, engine::available_memory());
+      return {parse_option("--times", times_spec_, [&](const std::string& spec) {
+        return measured_workload(spec, memory_budget);
       })};
     }
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) -> const char* {
