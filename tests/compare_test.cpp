@@ -125,13 +125,13 @@ std::vector<double> draw(const std::string& spec, std::size_t n, std::uint64_t s
 
 exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, const std::string& strategies,
                             std::int64_t reps, std::uint64_t seed, double h = 0.0) {
-  const exp::CompareSpec s{{dist::parse_load_law(spec), {}, tasks}, {procs, h}, exp::parse_strategies(strategies)};
+  const exp::CompareSpec s{exp::drawn_workload(dist::parse_load_law(spec), tasks), {procs, h}, exp::parse_strategies(strategies)};
   return exp::simulate_compare(s, engine::RunPlan::fixed(seed, reps, 2)).sample;
 }
 
 // A chunk:K with K = 0 made by hand (the parser refuses it).
 void simulate_compare_k0() {
-  const exp::CompareSpec s{{dist::Exponential{1.0}, {}, 4}, {4}, {Strategy{StrategyKind::chunk, 0, 0}}};
+  const exp::CompareSpec s{exp::drawn_workload(dist::Exponential{1.0}, 4), {4}, {Strategy{StrategyKind::chunk, 0, 0}}};
   (void)exp::simulate_compare(s, engine::RunPlan::fixed(1, 10, 1));
 }
 
@@ -235,7 +235,7 @@ TEST_SUITE("fast") {
     }
     // And in a simulation: the same makespan, efficiency and C/LB in every
     // replication, so the paired difference is exactly 0.
-    const exp::CompareSpec spec{{dist::parse_load_law("lognormal:0,1"), {}, 50}, {4}, exp::parse_strategies("self,chunk:1")};
+    const exp::CompareSpec spec{exp::drawn_workload(dist::parse_load_law("lognormal:0,1"), 50), {4}, exp::parse_strategies("self,chunk:1")};
     const auto s = exp::simulate_compare(spec, engine::RunPlan::fixed(3, 500, 2)).sample;
     CHECK(s.strategy[0].makespan.mean() == s.strategy[1].makespan.mean());
     CHECK(s.strategy[0].ratio.mean() == s.strategy[1].ratio.mean());
@@ -654,7 +654,7 @@ TEST_SUITE("statistical") {
 
 TEST_SUITE("fast") {
   TEST_CASE("compare: the ranking by efficiency - highest first, ties in listed order, se to two digits") {
-    exp::CompareSpec spec{{dist::Exponential{1.0}, {}, 10}, {2}, exp::parse_strategies("block,self,chunk:16,lpt")};
+    exp::CompareSpec spec{exp::drawn_workload(dist::Exponential{1.0}, 10), {2}, exp::parse_strategies("block,self,chunk:16,lpt")};
     exp::CompareSample sample;
     const double values[4][2] = {{0.5, 0.7}, {0.8, 0.9}, {0.6, 0.6}, {0.8, 0.9}};
     for (int s = 0; s < 4; ++s) {

@@ -315,7 +315,7 @@ class CompareCommand final : public Command {
     std::vector<Workload> workloads;
     for (const dist::LoadLaw& law : laws) {
       for (const Field& field : fields) {
-        for (const std::int64_t n : tasks) workloads.push_back({law, field, n, nullptr, std::string()});
+        for (const std::int64_t n : tasks) workloads.push_back(drawn_workload(law, n, field));
       }
     }
     return workloads;

@@ -46,6 +46,14 @@ double Workload::expected_total() const {
   return total;
 }
 
+Workload drawn_workload(const dist::LoadLaw& law, std::int64_t tasks, Field field) {
+  Workload w;
+  w.law = law;
+  w.field = field;
+  w.tasks = tasks;
+  return w;
+}
+
 Workload measured_workload(std::string_view spec, double memory_budget) {
   const auto [path, column] = dist::split_file_column(spec);
   dist::MeasuredValues read = dist::read_measured_values(path, column, memory_budget);

@@ -61,6 +61,9 @@ struct Workload {
   double expected_total() const;
 };
 
+//! N times drawn from `law`, independent or correlated by `field`.
+Workload drawn_workload(const dist::LoadLaw& law, std::int64_t tasks, Field field = {});
+
 //! The workload of the times in `spec` (FILE or FILE:COLUMN, as for
 //! empirical laws). Throws engine::InputError, naming the file and line,
 //! for what the empirical reader refuses and for a negative time or a file
