@@ -98,6 +98,9 @@ TEST_SUITE("mpi") {
     check_identical("scatter --dist exponential:1 --tasks 10 --procs 64 --reps 5000 --seed 16");
     check_identical("dynamic --model exponential --p 8 --kappa 4 --lambda 1 --reps 2000 --seed 17");
   }
+  TEST_CASE("mpi: compare gives the bytes of one process") {
+    check_identical("compare --dist lognormal:0,1 --field iid,ar1:0.9 --N 100 --P 8 --h 0,0.1 --reps 3000 --seed 18");
+  }
   TEST_CASE("mpi: a run to a target relative se stops where one process stops") {
     check_identical("maxshift --dist poisson:3 --n 32 --target-rse 0.003 --seed 18");
   }
