@@ -37,7 +37,7 @@
 //              left then a right pipeline of store-and-forward shifts between
 //              neighbours, a stage costing τ + φ·(largest message of the
 //              stage, in tasks), φ the cost of moving one task's data. C is
-//              that movement time plus the largest balanced work (balance.hpp).
+//              that movement time plus the largest balanced work (scheduler.cpp).
 // The random draws of `random` and `choice:D` come from the replication's
 // generator after the task times, strategy by strategy in the order listed,
 // so a run is reproducible from its seed and its strategy list.
