@@ -269,16 +269,18 @@ std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sam
 //! figure on stderr).
 double compare_variates_per_rep(const CompareSpec& spec);
 
-//! Bytes one thread holds for a replication: per task 32 (its time, lpt's
-//! sorted copy and the two key arrays of its radix sort), per processor 24
-//! (a load, a count and a heap entry), and the radix sort's 2 MiB of counts.
+//! Bytes one thread holds for a replication, rounded up: per task 48 (its
+//! time; lpt's keys and indices, their radix-sort copies and each task's
+//! processor: 36), per processor 40 (a load, a count, a heap entry and its
+//! id, a balanced block's start: 36), and the radix sort's 2 MiB of counts.
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 
 //! Simulates every strategy of `spec` on common task times under `plan`
 //! (block size from the variates per replication). Throws
-//! engine::InputError when N < 1, P < 1, h < 0 or not finite, a choice:D has
-//! D > P, a chunk:K has K < 1, there are no or too many strategies, or the law can give negative
-//! times or has mean ≤ 0.
+//! engine::InputError when N < 1 or N or P > 2^32 − 1, P < 1, h, τ or φ is
+//! negative or not finite, a choice:D has D > P, a chunk:K has K < 1, there
+//! are no or too many strategies, the law can give negative times or has
+//! mean ≤ 0, or measured times do not match N.
 engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engine::RunPlan plan);
 
 
