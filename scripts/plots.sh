@@ -52,4 +52,4 @@ cd "$plots"
 for script in maxload_percentile shift_ecdf assign_efficiency dynamic_eta_nu isoefficiency compare_efficiency; do
   gnuplot "$script.gp"
 done
-echo "plots: rendered $(cd "$plots" && ls ./*.svg | wc -l) SVGs in $plots" >&2
+echo "plots: rendered $(cd "$plots" && ls ./*.svg | wc -l) SVGs in $plots and the compare plot in $out" >&2
