@@ -61,6 +61,7 @@
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/scatter.hpp"
 #include "support/files.hpp"
+#include "support/task_times.hpp"
 
 using namespace lbmc;
 namespace fs = std::filesystem;
@@ -113,16 +114,6 @@ double reference_lpt(std::vector<double> times, std::int64_t procs) {
   return reference_list(times, procs, 0.0);
 }
 
-std::vector<double> draw(const std::string& spec, std::size_t n, std::uint64_t seed) {
-  engine::Generator gen = engine::block_generator(seed, 0);
-  std::vector<double> times(n);
-  dist::visit_sampler(dist::parse_load_law(spec), [&](const auto& sampler) {
-    for (double& t : times) t = sampler(gen);
-    return 0;
-  });
-  return times;
-}
-
 exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, const std::string& strategies,
                             std::int64_t reps, std::uint64_t seed, double h = 0.0) {
   const exp::CompareSpec s{exp::drawn_workload(dist::parse_load_law(spec), tasks), {procs, h}, exp::parse_strategies(strategies)};
@@ -140,18 +131,10 @@ const fs::path& scratch() {
   return dir;
 }
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Outcome = lbmc::test::Captured;
 
 Outcome lbmc_run(const std::string& args) {
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
-  const std::string cmd = std::string(LBMC_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  return lbmc::test::run_captured(std::string(LBMC_BINARY) + " " + args, scratch());
 }
 
 }  // namespace
@@ -219,7 +202,7 @@ TEST_SUITE("fast") {
   TEST_CASE("compare: chunk:1 is self, value for value; chunks agree with a priority-queue schedule") {
     for (const char* spec : {"exponential:1", "geometric:0.2", "pareto:3,1", "uniform:0,1"}) {
       CAPTURE(spec);
-      const std::vector<double> times = draw(spec, 1000, 9);
+      const std::vector<double> times = lbmc::test::draw_times(spec, 1000, 9);
       for (const std::int64_t p : {1, 3, 16, 2000}) {
         CAPTURE(p);
         for (const double h : {0.0, 0.01, 0.3}) {
@@ -244,7 +227,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("compare: random and choice follow their draws - ties to the first drawn") {
-    const std::vector<double> times = draw("exponential:1", 500, 3);
+    const std::vector<double> times = lbmc::test::draw_times("exponential:1", 500, 3);
     for (const std::int64_t p : {1, 2, 7, 64}) {
       CAPTURE(p);
       engine::Generator gen = engine::block_generator(11, static_cast<std::uint64_t>(p));
@@ -286,7 +269,7 @@ TEST_SUITE("fast") {
       for (const char* spec : {"exponential:1", "geometric:0.2", "pareto:3,1", "uniform:0,1"}) {
         CAPTURE(n);
         CAPTURE(spec);
-        const std::vector<double> times = draw(spec, n, 7);
+        const std::vector<double> times = lbmc::test::draw_times(spec, n, 7);
         for (const std::int64_t p : {1, 3, 16, 1000}) {
           CAPTURE(p);
           CHECK(exp::makespan_self(times, p, 0.0) == reference_list(times, p, 0.0));
@@ -307,7 +290,7 @@ TEST_SUITE("fast") {
           CAPTURE(spec);
           CAPTURE(n);
           CAPTURE(p);
-          const std::vector<double> times = draw(spec, n, 100 + n);
+          const std::vector<double> times = lbmc::test::draw_times(spec, n, 100 + n);
           const double lb = exp::makespan_lower_bound(times, p);
           const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
           for (const Strategy& s : all) {
@@ -348,7 +331,7 @@ TEST_SUITE("fast") {
             CAPTURE(n);
             CAPTURE(p);
             CAPTURE(h);
-            const std::vector<double> times = draw(spec, n, 200 + n);
+            const std::vector<double> times = lbmc::test::draw_times(spec, n, 200 + n);
             const double lb = exp::makespan_lower_bound(times, p);
             const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
             double total = 0.0;

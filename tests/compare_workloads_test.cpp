@@ -29,6 +29,7 @@
 #include "lbmc/exp/compare.hpp"
 #include "lbmc/exp/rebalance.hpp"
 #include "support/files.hpp"
+#include "support/task_times.hpp"
 
 using namespace lbmc;
 namespace fs = std::filesystem;
@@ -37,16 +38,6 @@ namespace {
 
 using exp::Strategy;
 using exp::StrategyKind;
-
-std::vector<double> draw(const std::string& spec, std::size_t n, std::uint64_t seed) {
-  engine::Generator gen = engine::block_generator(seed, 0);
-  std::vector<double> times(n);
-  dist::visit_sampler(dist::parse_load_law(spec), [&](const auto& sampler) {
-    for (double& t : times) t = sampler(gen);
-    return 0;
-  });
-  return times;
-}
 
 exp::Outcome outcome(const std::string& strategy, const std::vector<double>& times, const exp::Machine& machine,
                      std::uint64_t seed = 1) {
@@ -153,18 +144,10 @@ const fs::path& scratch() {
   return dir;
 }
 
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Run = lbmc::test::Captured;
 
 Run lbmc_run(const std::string& args) {
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
-  const std::string cmd = std::string(LBMC_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, lbmc::test::slurp(out), lbmc::test::slurp(err)};
+  return lbmc::test::run_captured(std::string(LBMC_BINARY) + " " + args, scratch());
 }
 
 fs::path write_file(const std::string& name, const std::string& text) {
@@ -210,7 +193,7 @@ TEST_SUITE("fast") {
           CAPTURE(spec);
           CAPTURE(n);
           CAPTURE(p);
-          const std::vector<double> t = draw(spec, n, 40 + n);
+          const std::vector<double> t = lbmc::test::draw_times(spec, n, 40 + n);
           const double tau = 3.0;
           const double phi = 0.25;
           const exp::Outcome o = outcome("balanced-block", t, {p, 0.0, tau, phi});
@@ -230,7 +213,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("compare: split pairs of every strategy against each task's processor") {
-    const std::vector<double> t = draw("exponential:1", 300, 9);
+    const std::vector<double> t = lbmc::test::draw_times("exponential:1", 300, 9);
     for (const std::int64_t p : {1, 4, 32}) {
       CAPTURE(p);
       const double c = std::ceil(300.0 / static_cast<double>(p));

@@ -34,44 +34,37 @@ void reset_heap(std::vector<double>& heap, std::int64_t procs) {
 }
 
 // The heap with its top replaced by `value` (>= the top): a sift-down whose
-// choice of the smaller child is arithmetic. Returns where `value` settled
-// (0: its processor is again the first free). Measured at N = 1e6, P = 1024:
-// about 50 ns a task, bound by the chain from one task's top to the next and
-// by where the new value stops (a 4-ary heap and a loser tree were no faster).
-std::size_t replace_top(std::vector<double>& heap, double value) {
+// choice of the smaller child is arithmetic; with `ids` (lpt), each
+// processor's id moves with its finish time. Returns where `value` settled
+// (0: its processor is again the first free). Measured at N = 1e6, P =
+// 1024: about 50 ns a task, bound by the chain from one task's top to the
+// next and by where the new value stops (a 4-ary heap, a loser tree and a
+// bottom-up sift-down were no faster).
+template <bool kIds>
+std::size_t sift_down(std::vector<double>& heap, std::uint32_t* ids, double value) {
   double* h = heap.data();
   const std::size_t n = heap.size() - 1;
+  std::uint32_t moving = 0;
+  if constexpr (kIds) moving = ids[0];
   std::size_t i = 0;
   std::size_t child = 1;
   while (child < n) {
     child += static_cast<std::size_t>(h[child + 1] < h[child]);
     if (!(h[child] < value)) break;
     h[i] = h[child];
+    if constexpr (kIds) ids[i] = ids[child];
     i = child;
     child = 2 * i + 1;
   }
   h[i] = value;
+  if constexpr (kIds) ids[i] = moving;
   return i;
 }
 
-// replace_top, moving each processor's id with its finish time.
+std::size_t replace_top(std::vector<double>& heap, double value) { return sift_down<false>(heap, nullptr, value); }
+
 void replace_top(std::vector<double>& heap, std::vector<std::uint32_t>& ids, double value) {
-  double* h = heap.data();
-  std::uint32_t* id = ids.data();
-  const std::uint32_t moving = id[0];
-  const std::size_t n = heap.size() - 1;
-  std::size_t i = 0;
-  std::size_t child = 1;
-  while (child < n) {
-    child += static_cast<std::size_t>(h[child + 1] < h[child]);
-    if (!(h[child] < value)) break;
-    h[i] = h[child];
-    id[i] = id[child];
-    i = child;
-    child = 2 * i + 1;
-  }
-  h[i] = value;
-  id[i] = moving;
+  sift_down<true>(heap, ids.data(), value);
 }
 
 // The largest entry of a heap, its sentinel excluded.

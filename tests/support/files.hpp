@@ -1,5 +1,6 @@
 // What the tests that run the lbmc binary share: a scratch folder per test
-// file and process, a file's bytes, and a shell command's exit code.
+// file and process, a file's bytes, a shell command's exit code, and a
+// command's exit code with what it wrote.
 #pragma once
 
 #include <cstdlib>
@@ -31,6 +32,22 @@ inline std::string slurp(const std::filesystem::path& path) {
 inline int shell(const std::string& command) {
   const int status = std::system(("bash -c '" + command + "'").c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+//! A command's exit code (-1 when it did not exit) and its two streams.
+struct Captured {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+//! Runs `command` through the shell, its stdout and stderr caught in files
+//! of `scratch`.
+inline Captured run_captured(const std::string& command, const std::filesystem::path& scratch) {
+  const std::filesystem::path out = scratch / "stdout.txt";
+  const std::filesystem::path err = scratch / "stderr.txt";
+  const int status = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
 
 }  // namespace lbmc::test
