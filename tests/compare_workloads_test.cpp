@@ -121,7 +121,8 @@ std::vector<std::int64_t> self_owners(const std::vector<double>& times, std::int
   return owner;
 }
 
-// LPT with processor ids: tasks by decreasing time, each to the least loaded.
+// LPT with processor ids: tasks by decreasing time (equal times in task
+// order), each to the least loaded (equal loads: the lowest id).
 std::vector<std::int64_t> lpt_owners(const std::vector<double>& times, std::int64_t procs) {
   std::vector<std::size_t> order(times.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -226,6 +227,16 @@ TEST_SUITE("fast") {
       std::vector<double> totals(60, 0.0);
       for (std::size_t i = 0; i < 300; ++i) totals[i / 5] += t[i];
       CHECK(outcome("chunk:5", t, {p}).split_pairs == splits_of(self_owners(totals, p)));
+    }
+    // Equal times everywhere (constant, and a small integer law): lpt takes
+    // equal times in task order and gives equal loads to the lowest id.
+    for (const char* spec : {"constant:2", "geometric:0.5", "binomial:3,0.5"}) {
+      CAPTURE(spec);
+      const std::vector<double> tied = lbmc::test::draw_times(spec, 200, 5);
+      for (const std::int64_t p : {1, 3, 7, 16}) {
+        CAPTURE(p);
+        CHECK(outcome("lpt", tied, {p}).split_pairs == splits_of(lpt_owners(tied, p)));
+      }
     }
     // Random: consecutive draws differ with probability 1 − 1/P; over 299
     // pairs the count is Binomial(299, 15/16): 4 sd ≈ 17 around 280.3.

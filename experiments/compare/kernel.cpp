@@ -74,7 +74,7 @@ double compare_variates_per_rep(const CompareSpec& spec) {
 }
 
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs) {
-  return 48.0 * static_cast<double>(tasks) + 40.0 * static_cast<double>(procs) + 0x1.0p21;
+  return 48.0 * static_cast<double>(tasks) + 72.0 * static_cast<double>(procs) + 0x1.0p14;
 }
 
 namespace {

@@ -1,18 +1,19 @@
 // The schedules of `lbmc compare`, executed on one replication's times
 // (compare.hpp has the model). Each keeps only what its outcome needs:
 // per-processor loads (block, cyclic, random, choice), task counts
-// (choice), a binary min-heap of processor finish times (self, lpt,
-// chunk:K, guided), whose top is replaced in O(log P) per task or chunk, or
-// the first task of each balanced block. Buffers live in one Scheduler per
+// (choice), a winner tree of processor finish times (self, lpt, chunk:K,
+// guided; first_free.hpp), whose first processor is given its new time in
+// log2 P compare-and-selects per task or chunk, or the first task of each
+// balanced block. Buffers live in one Scheduler per
 // block of replications: no allocation per replication.
 //
 // Neighbouring pairs split: block and balanced-block split one pair per
 // boundary between non-empty blocks; cyclic every pair when P > 1; random
 // and choice count consecutive tasks sent to different processors; the
 // queue schedules keep a chunk's tasks together, and the next chunk goes to
-// the same processor exactly when that processor's new finish time stays at
-// the heap's top (it is again the first free); lpt records each task's
-// processor (the heap carries processor ids) and counts afterwards.
+// the same processor exactly when that processor, with its new finish time,
+// is again the first free (ties keep it first); lpt records each task's
+// processor (ties to the lowest id) and counts afterwards.
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -25,67 +26,22 @@ namespace {
 
 std::size_t size_of(std::int64_t n) { return static_cast<std::size_t>(n); }
 
-// A binary min-heap of processor finish times (or loads) in heap[0, n),
-// followed by one +inf sentinel at heap[n], so that the second child of the
-// last parent can be read without a bounds test.
-void reset_heap(std::vector<double>& heap, std::int64_t procs) {
-  heap.assign(size_of(procs) + 1, 0.0);
-  heap.back() = std::numeric_limits<double>::infinity();
-}
-
-// The heap with its top replaced by `value` (>= the top): a sift-down whose
-// choice of the smaller child is arithmetic; with `ids` (lpt), each
-// processor's id moves with its finish time. Returns where `value` settled
-// (0: its processor is again the first free). Measured at N = 1e6, P =
-// 1024: about 50 ns a task, bound by the chain from one task's top to the
-// next and by where the new value stops (a 4-ary heap, a loser tree and a
-// bottom-up sift-down were no faster).
-template <bool kIds>
-std::size_t sift_down(std::vector<double>& heap, std::uint32_t* ids, double value) {
-  double* h = heap.data();
-  const std::size_t n = heap.size() - 1;
-  std::uint32_t moving = 0;
-  if constexpr (kIds) moving = ids[0];
-  std::size_t i = 0;
-  std::size_t child = 1;
-  while (child < n) {
-    child += static_cast<std::size_t>(h[child + 1] < h[child]);
-    if (!(h[child] < value)) break;
-    h[i] = h[child];
-    if constexpr (kIds) ids[i] = ids[child];
-    i = child;
-    child = 2 * i + 1;
-  }
-  h[i] = value;
-  if constexpr (kIds) ids[i] = moving;
-  return i;
-}
-
-std::size_t replace_top(std::vector<double>& heap, double value) { return sift_down<false>(heap, nullptr, value); }
-
-void replace_top(std::vector<double>& heap, std::vector<std::uint32_t>& ids, double value) {
-  sift_down<true>(heap, ids.data(), value);
-}
-
-// The largest entry of a heap, its sentinel excluded.
-double heap_largest(const std::vector<double>& heap) {
-  double most = 0.0;
-  for (std::size_t i = 0; i + 1 < heap.size(); ++i) most = std::max(most, heap[i]);
-  return most;
-}
-
 double largest(const std::vector<double>& values) {
   double most = 0.0;
   for (const double v : values) most = std::max(most, v);
   return most;
 }
 
-// The task indices in increasing order of time, ties by index, in `order`,
-// and the times in that order in `sorted`. Below kRadixMin tasks, std::sort;
-// beyond, a least-significant-digit radix sort of (time, index) on the bits
-// of the times, which order as unsigned integers for values >= 0 (-0 is
-// read as +0), in passes of 16 bits, skipping a pass where every key has
-// the same digit; the passes are stable, so ties keep the index order too.
+// The task indices in decreasing order of time, equal times by increasing
+// index, in `order`, and the sort keys in that order in `keys` (the time
+// back by time_of_key). The key is the complement of the time's bits: times
+// >= 0 order as their bits do as unsigned integers (-0 is read as +0), so
+// their complements order longest first. Below kRadixMin tasks, std::sort;
+// beyond, a least-significant-digit radix sort of (key, index) in passes of
+// 8 bits, skipping a pass where every key has the same digit; the passes
+// are stable, so equal keys keep the index order. Eight passes of 256
+// buckets beat four of 65536 (12 against 19 ns a task at N = 1e6), whose
+// scatter misses the caches.
 constexpr std::size_t kRadixMin = std::size_t{1} << 14;
 
 struct SortBuffers {
@@ -96,12 +52,15 @@ struct SortBuffers {
   std::vector<std::size_t>& counts;
 };
 
-void sort_by_time(std::span<const double> times, SortBuffers b) {
+std::uint64_t key_of_time(double t) { return ~std::bit_cast<std::uint64_t>(t + 0.0); }
+double time_of_key(std::uint64_t key) { return std::bit_cast<double>(~key); }
+
+void sort_longest_first(std::span<const double> times, SortBuffers b) {
   const std::size_t n = times.size();
   b.keys.resize(n);
   b.order.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    b.keys[i] = std::bit_cast<std::uint64_t>(times[i] + 0.0);
+    b.keys[i] = key_of_time(times[i]);
     b.order[i] = static_cast<std::uint32_t>(i);
   }
   if (n < kRadixMin) {
@@ -110,18 +69,20 @@ void sort_by_time(std::span<const double> times, SortBuffers b) {
     std::sort(b.keys.begin(), b.keys.end());
     return;
   }
-  constexpr int kPasses = 4;
-  constexpr std::size_t kBuckets = std::size_t{1} << 16;
+  constexpr int kDigitBits = 8;
+  constexpr int kPasses = 64 / kDigitBits;
+  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+  constexpr std::uint64_t kDigit = kBuckets - 1;
   b.scratch_keys.resize(n);
   b.scratch_order.resize(n);
   b.counts.assign(kPasses * kBuckets, 0);
   for (const std::uint64_t key : b.keys) {
-    for (int pass = 0; pass < kPasses; ++pass) ++b.counts[size_of(pass) * kBuckets + ((key >> (16 * pass)) & 0xFFFF)];
+    for (int pass = 0; pass < kPasses; ++pass) ++b.counts[size_of(pass) * kBuckets + ((key >> (kDigitBits * pass)) & kDigit)];
   }
   for (int pass = 0; pass < kPasses; ++pass) {
     std::size_t* count = b.counts.data() + size_of(pass) * kBuckets;
-    const int shift = 16 * pass;
-    if (count[(b.keys[0] >> shift) & 0xFFFF] == n) continue;  // one digit: nothing moves
+    const int shift = kDigitBits * pass;
+    if (count[(b.keys[0] >> shift) & kDigit] == n) continue;  // one digit: nothing moves
     std::size_t offset = 0;
     for (std::size_t d = 0; d < kBuckets; ++d) {
       const std::size_t c = count[d];
@@ -129,7 +90,7 @@ void sort_by_time(std::span<const double> times, SortBuffers b) {
       offset += c;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t to = count[(b.keys[i] >> shift) & 0xFFFF]++;
+      const std::size_t to = count[(b.keys[i] >> shift) & kDigit]++;
       b.scratch_keys[to] = b.keys[i];
       b.scratch_order[to] = b.order[i];
     }
@@ -270,54 +231,53 @@ Outcome Scheduler::choice(std::span<const double> times, std::int64_t procs, std
 }
 
 Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, double h) {
-  // List scheduling in task order: the processor free first (the heap's
-  // top) takes task k (1-based), which cannot start before the dispatcher
-  // reaches it at k·h. Each processor's finish times only grow, so the
-  // makespan is the largest entry left. Ties between processors free at the
-  // same time do not change any finish time.
-  reset_heap(heap_, procs);
+  // List scheduling in task order: the processor free first takes task k
+  // (1-based), which cannot start before the dispatcher reaches it at k·h.
+  // Each processor's finish times only grow, so the makespan is the latest
+  // left. Ties between processors free at the same time do not change any
+  // finish time.
+  first_free_.reset(procs);
   std::int64_t moved = 0;  // tasks after which the next goes elsewhere (the last counted, then taken back)
   bool last_moved = false;
   if (h == 0.0) {
     for (const double t : times) {
-      last_moved = replace_top(heap_, heap_[0] + t) != 0;
+      last_moved = first_free_.advance_first<Ties::keep_first>(first_free_.first_time() + t);
       moved += static_cast<std::int64_t>(last_moved);
     }
   } else {
     double k = 0.0;
     for (const double t : times) {
       k += 1.0;
-      last_moved = replace_top(heap_, std::max(heap_[0], k * h) + t) != 0;
+      last_moved = first_free_.advance_first<Ties::keep_first>(std::max(first_free_.first_time(), k * h) + t);
       moved += static_cast<std::int64_t>(last_moved);
     }
   }
-  return {heap_largest(heap_), 0.0, moved - static_cast<std::int64_t>(last_moved)};
+  return {first_free_.latest(), 0.0, moved - static_cast<std::int64_t>(last_moved)};
 }
 
 Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
-  // Graham (1969): the longest task first, each to the least-loaded processor.
-  sort_by_time(times, {keys_, scratch_keys_, order_, scratch_order_, counts_radix_});
-  reset_heap(heap_, procs);
-  heap_ids_.resize(size_of(procs));
-  for (std::size_t p = 0; p < heap_ids_.size(); ++p) heap_ids_[p] = static_cast<std::uint32_t>(p);
+  // Graham (1969): the longest task first (equal times in task order), each
+  // to the least-loaded processor (equal loads: the lowest id).
+  sort_longest_first(times, {keys_, scratch_keys_, order_, scratch_order_, counts_radix_});
+  first_free_.reset(procs);
   owner_.resize(times.size());
-  for (std::size_t j = times.size(); j-- > 0;) {
-    owner_[order_[j]] = heap_ids_[0];
-    replace_top(heap_, heap_ids_, heap_[0] + std::bit_cast<double>(keys_[j]));
+  for (std::size_t j = 0; j < times.size(); ++j) {
+    owner_[order_[j]] = first_free_.first();
+    first_free_.advance_first<Ties::lowest_id>(first_free_.first_time() + time_of_key(keys_[j]));
   }
   std::int64_t split = 0;
   for (std::size_t i = 1; i < owner_.size(); ++i) split += static_cast<std::int64_t>(owner_[i] != owner_[i - 1]);
-  return {heap_largest(heap_), 0.0, split};
+  return {first_free_.latest(), 0.0, split};
 }
 
 Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h) {
   // List scheduling of chunks in queue order: chunk j (1-based) holds the
   // next `fixed` tasks (chunk:K; fewer for the last) or ⌈R/P⌉ of the R tasks
   // left (guided, Polychronopoulos & Kuck 1987); it goes to the processor
-  // free first (the heap's top) and starts at max(its free time, j·h). The
+  // free first and starts at max(its free time, j·h). The
   // chunk's time is the sum of its tasks, added to its start once; with one
   // task a chunk this is self's schedule, value for value.
-  reset_heap(heap_, procs);
+  first_free_.reset(procs);
   const std::size_t n = times.size();
   const std::size_t p = size_of(procs);
   double j = 0.0;
@@ -330,10 +290,10 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
     for (std::size_t i = first; i < first + size; ++i) work += times[i];
     first += size;
     j += 1.0;
-    last_moved = replace_top(heap_, std::max(heap_[0], j * h) + work) != 0;
+    last_moved = first_free_.advance_first<Ties::keep_first>(std::max(first_free_.first_time(), j * h) + work);
     moved += static_cast<std::int64_t>(last_moved);
   }
-  return {heap_largest(heap_), 0.0, moved - static_cast<std::int64_t>(last_moved)};
+  return {first_free_.latest(), 0.0, moved - static_cast<std::int64_t>(last_moved)};
 }
 
 Outcome Scheduler::balanced_block(std::span<const double> times, const Machine& machine) {

@@ -80,6 +80,7 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/exp/compare_workload.hpp"
+#include "lbmc/exp/first_free.hpp"
 
 namespace lbmc::exp {
 
@@ -166,7 +167,7 @@ struct Outcome {
 };
 
 //! Executes strategies on a replication's times, reusing its buffers
-//! (per processor: loads, counts, a heap with its processors' ids, the
+//! (per processor: loads, counts, the winner tree of first_free.hpp, the
 //! balanced layout; per task: lpt's processor of each task, and the order
 //! of the tasks by time with its radix sort's keys).
 class Scheduler {
@@ -190,8 +191,7 @@ class Scheduler {
 
   std::vector<double> loads_;
   std::vector<std::int64_t> counts_;
-  std::vector<double> heap_;
-  std::vector<std::uint32_t> heap_ids_;
+  FirstFree first_free_;                               // self, lpt, chunk:K, guided
   std::vector<std::uint32_t> owner_;                   // lpt: each task's processor
   std::vector<std::uint64_t> keys_, scratch_keys_;     // lpt's radix sort: times as keys
   std::vector<std::uint32_t> order_, scratch_order_;   // and the task indices they carry
@@ -271,8 +271,9 @@ double compare_variates_per_rep(const CompareSpec& spec);
 
 //! Bytes one thread holds for a replication, rounded up: per task 48 (its
 //! time; lpt's keys and indices, their radix-sort copies and each task's
-//! processor: 36), per processor 40 (a load, a count, a heap entry and its
-//! id, a balanced block's start: 36), and the radix sort's 2 MiB of counts.
+//! processor: 36), per processor 72 (a load, a count, a balanced block's
+//! start: 24; the winner tree's nodes, each a time and an id, up to 4 per
+//! processor: 48), and the radix sort's 16 KiB of counts.
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 
 //! Simulates every strategy of `spec` on common task times under `plan`
