@@ -241,9 +241,10 @@ TEST_SUITE("fast") {
         copy = gen;
         std::fill(loads.begin(), loads.end(), 0.0);
         std::vector<std::int64_t> counts(static_cast<std::size_t>(p), 0);
+        exp::HalfWordDraws halves(copy);
         for (const double t : times) {
           std::vector<std::uint64_t> drawn;
-          for (std::int64_t k = 0; k < d; ++k) drawn.push_back(exp::uniform_below(copy, static_cast<std::uint64_t>(p)));
+          for (std::int64_t k = 0; k < d; ++k) drawn.push_back(halves.below(static_cast<std::uint32_t>(p)));
           std::uint64_t best = drawn[0];
           for (const std::uint64_t j : drawn) {
             if (counts[j] < counts[best]) best = j;  // strictly fewer: a tie keeps the earlier draw
@@ -393,6 +394,32 @@ TEST_SUITE("fast") {
     // A bound near 2^64, where rejection matters: values stay below it.
     const std::uint64_t big = (std::uint64_t{1} << 63) + 12345;
     for (int i = 0; i < 1000; ++i) CHECK(exp::uniform_below(gen, big) < big);
+  }
+
+  TEST_CASE("compare: half-word draws take the low then the high half - in range and flat") {
+    engine::Generator gen = engine::block_generator(4, 0);
+    engine::Generator copy = gen;
+    exp::HalfWordDraws halves(gen);
+    // bound 2^31: the product's low word is never below 2^32 mod 2^31 = 0,
+    // so nothing is rejected and a draw is its half shifted right once.
+    const std::uint64_t word = copy();
+    CHECK(halves.below(std::uint32_t{1} << 31) == static_cast<std::uint32_t>(word) >> 1);
+    CHECK(halves.below(std::uint32_t{1} << 31) == static_cast<std::uint32_t>(word >> 32) >> 1);
+    CHECK(static_cast<bool>(gen == copy));
+    CHECK(halves.below(1) == 0);
+    // bound 3·2^30: 2^32 mod bound = 2^30, a quarter of the halves rejected;
+    // thirds of the range stay equally likely.
+    const std::uint32_t bound = std::uint32_t{3} << 30;
+    constexpr int kDraws = 60000;
+    std::vector<int> thirds(3, 0);
+    for (int i = 0; i < kDraws; ++i) {
+      const std::uint32_t v = halves.below(bound);
+      REQUIRE(v < bound);
+      ++thirds[v / (std::uint32_t{1} << 30)];
+    }
+    const double expected = kDraws / 3.0;
+    const double sd = std::sqrt(kDraws * (1.0 / 3.0) * (2.0 / 3.0));
+    for (const int c : thirds) CHECK(std::abs(c - expected) <= 4 * sd);
   }
 
   TEST_CASE("compare: strategies parse and print - and bad ones are refused") {

@@ -205,26 +205,27 @@ Outcome Scheduler::random(std::span<const double> times, std::int64_t procs, eng
 Outcome Scheduler::choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
   loads_.assign(size_of(procs), 0.0);
   counts_.assign(size_of(procs), 0);
-  const auto bound = static_cast<std::uint64_t>(procs);
+  const auto bound = static_cast<std::uint32_t>(procs);
+  HalfWordDraws draws(gen);
   std::int64_t split = 0;
-  std::uint64_t previous = 0;
+  std::uint32_t previous = 0;
   for (std::size_t i = 0; i < times.size(); ++i) {
     // The fewest tasks among d uniform draws with replacement; a later draw
     // wins only with strictly fewer, so ties go to the first drawn.
-    std::uint64_t best = uniform_below(gen, bound);
-    std::int64_t fewest = counts_[best];
+    std::uint32_t best = draws.below(bound);
+    std::uint32_t fewest = counts_[best];
     for (std::int64_t k = 1; k < d; ++k) {
       // A select, not a branch: which draw wins is a coin flip the branch
       // predictor cannot learn.
-      const std::uint64_t other = uniform_below(gen, bound);
-      const std::int64_t count = counts_[other];
+      const std::uint32_t other = draws.below(bound);
+      const std::uint32_t count = counts_[other];
       const bool fewer = count < fewest;
       best = fewer ? other : best;
       fewest = fewer ? count : fewest;
     }
     split += static_cast<std::int64_t>(i > 0 && best != previous);
     previous = best;
-    ++counts_[best];
+    counts_[best] = fewest + 1;
     loads_[best] += times[i];
   }
   return {largest(loads_), 0.0, split};

@@ -154,6 +154,41 @@ std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, c
 //! rejected (probability below bound/2^64).
 std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound);
 
+//! Uniform integers in [0, bound), 1 ≤ bound < 2^32, two from each
+//! generator output: its low 32 bits, then its high 32 bits, each by
+//! Lemire's multiply-shift on 32 bits; a rejected half (probability below
+//! bound/2^32) is replaced by the next half.
+class HalfWordDraws {
+ public:
+  explicit HalfWordDraws(engine::Generator& gen) : gen_(&gen) {}
+  std::uint32_t below(std::uint32_t bound) {
+    std::uint64_t product = std::uint64_t{next_half()} * bound;
+    auto low = static_cast<std::uint32_t>(product);
+    if (low < bound) {
+      const std::uint32_t rejected = (0u - bound) % bound;  // 2^32 mod bound
+      while (low < rejected) {
+        product = std::uint64_t{next_half()} * bound;
+        low = static_cast<std::uint32_t>(product);
+      }
+    }
+    return static_cast<std::uint32_t>(product >> 32);
+  }
+
+ private:
+  std::uint32_t next_half() {
+    if (has_high_) {
+      has_high_ = false;
+      return static_cast<std::uint32_t>(word_ >> 32);
+    }
+    word_ = (*gen_)();
+    has_high_ = true;
+    return static_cast<std::uint32_t>(word_);
+  }
+  engine::Generator* gen_;
+  std::uint64_t word_ = 0;
+  bool has_high_ = false;
+};
+
 //! LB = max(W/P, max_i t_i): no schedule of these times on P processors
 //! finishes earlier (some processor does at least the mean work, and the
 //! longest task runs somewhere). 0 for no tasks.
@@ -190,7 +225,7 @@ class Scheduler {
   Outcome balanced_block(std::span<const double> times, const Machine& machine);
 
   std::vector<double> loads_;
-  std::vector<std::int64_t> counts_;
+  std::vector<std::uint32_t> counts_;                  // choice: tasks per processor (N < 2^32)
   FirstFree first_free_;                               // self, lpt, chunk:K, guided
   std::vector<std::uint32_t> owner_;                   // lpt: each task's processor
   std::vector<std::uint64_t> keys_, scratch_keys_;     // lpt's radix sort: times as keys
@@ -272,7 +307,7 @@ double compare_variates_per_rep(const CompareSpec& spec);
 //! Bytes one thread holds for a replication, rounded up: per task 48 (its
 //! time; lpt's keys and indices, their radix-sort copies and each task's
 //! processor: 36), per processor 72 (a load, a count, a balanced block's
-//! start: 24; the winner tree's nodes, each a time and an id, up to 4 per
+//! start: 20; the winner tree's nodes, each a time and an id, up to 4 per
 //! processor: 48), and the radix sort's 16 KiB of counts.
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 
