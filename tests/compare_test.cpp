@@ -420,6 +420,21 @@ TEST_SUITE("fast") {
     const double expected = kDraws / 3.0;
     const double sd = std::sqrt(kDraws * (1.0 / 3.0) * (2.0 / 3.0));
     for (const int c : thirds) CHECK(std::abs(c - expected) <= 4 * sd);
+    // pair_below is below() twice, at a word boundary or not, rejections
+    // included (one half in four rejected at this bound).
+    for (const std::uint32_t b : {bound, std::uint32_t{1000}, std::uint32_t{1}}) {
+      engine::Generator paired_gen = engine::block_generator(6, b);
+      engine::Generator single_gen = paired_gen;
+      exp::HalfWordDraws paired(paired_gen);
+      exp::HalfWordDraws single(single_gen);
+      for (int i = 0; i < 5000; ++i) {
+        if (i % 7 == 3) REQUIRE(paired.below(b) == single.below(b));  // off the word boundary
+        const auto [first, second] = paired.pair_below(b);
+        REQUIRE(first == single.below(b));
+        REQUIRE(second == single.below(b));
+      }
+      CHECK(static_cast<bool>(paired_gen == single_gen));
+    }
   }
 
   TEST_CASE("compare: strategies parse and print - and bad ones are refused") {

@@ -205,30 +205,50 @@ Outcome Scheduler::random(std::span<const double> times, std::int64_t procs, eng
 Outcome Scheduler::choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
   loads_.assign(size_of(procs), 0.0);
   counts_.assign(size_of(procs), 0);
-  const auto bound = static_cast<std::uint32_t>(procs);
-  HalfWordDraws draws(gen);
-  std::int64_t split = 0;
-  std::uint32_t previous = 0;
-  for (std::size_t i = 0; i < times.size(); ++i) {
-    // The fewest tasks among d uniform draws with replacement; a later draw
-    // wins only with strictly fewer, so ties go to the first drawn.
-    std::uint32_t best = draws.below(bound);
-    std::uint32_t fewest = counts_[best];
-    for (std::int64_t k = 1; k < d; ++k) {
-      // A select, not a branch: which draw wins is a coin flip the branch
-      // predictor cannot learn.
-      const std::uint32_t other = draws.below(bound);
-      const std::uint32_t count = counts_[other];
-      const bool fewer = count < fewest;
-      best = fewer ? other : best;
-      fewest = fewer ? count : fewest;
-    }
-    split += static_cast<std::int64_t>(i > 0 && best != previous);
-    previous = best;
-    counts_[best] = fewest + 1;
-    loads_[best] += times[i];
-  }
+  const std::int64_t split = d == 2 ? place_by_choice<2>(times, d, gen) : place_by_choice<0>(times, d, gen);
   return {largest(loads_), 0.0, split};
+}
+
+template <int kChoices>
+std::int64_t Scheduler::place_by_choice(std::span<const double> times, std::int64_t d, engine::Generator& gen) {
+  // kChoices: d known when compiled (the common choice:2, whose two draws
+  // come from one output at once), or 0 for any d.
+  const auto bound = static_cast<std::uint32_t>(loads_.size());
+  HalfWordDraws draws(gen);
+  std::uint32_t* counts = counts_.data();
+  double* loads = loads_.data();
+  // The fewest tasks among d uniform draws with replacement; a later draw
+  // wins only with strictly fewer, so ties go to the first drawn. A mask,
+  // not a branch: which draw wins is a coin flip the branch predictor
+  // cannot learn (and the compiler may turn ?: into a branch).
+  std::uint32_t best = 0;
+  std::uint32_t fewest = 0;
+  const auto consider = [&](std::uint32_t other) {
+    const std::uint32_t count = counts[other];
+    const std::uint32_t take = 0u - static_cast<std::uint32_t>(count < fewest);
+    best ^= (best ^ other) & take;
+    fewest ^= (fewest ^ count) & take;
+  };
+  // The first task is counted as a split and taken back at the end.
+  std::int64_t split = -static_cast<std::int64_t>(!times.empty());
+  std::uint32_t previous = bound;
+  for (const double t : times) {
+    if constexpr (kChoices == 2) {
+      const auto [first, second] = draws.pair_below(bound);
+      best = first;
+      fewest = counts[best];
+      consider(second);
+    } else {
+      best = draws.below(bound);
+      fewest = counts[best];
+      for (std::int64_t k = 1; k < d; ++k) consider(draws.below(bound));
+    }
+    split += static_cast<std::int64_t>(best != previous);
+    previous = best;
+    counts[best] = fewest + 1;
+    loads[best] += t;
+  }
+  return split;
 }
 
 Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, double h) {

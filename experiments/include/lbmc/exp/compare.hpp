@@ -72,6 +72,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lbmc/dist/laws.hpp"
@@ -161,8 +162,30 @@ std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound);
 class HalfWordDraws {
  public:
   explicit HalfWordDraws(engine::Generator& gen) : gen_(&gen) {}
-  std::uint32_t below(std::uint32_t bound) {
-    std::uint64_t product = std::uint64_t{next_half()} * bound;
+  std::uint32_t below(std::uint32_t bound) { return accept(std::uint64_t{next_half()} * bound, bound); }
+  //! Two draws, the values of below() twice: at a word boundary both come
+  //! from one output, and only a product's low word under `bound` (where a
+  //! rejection is possible) takes the half-by-half way.
+  std::pair<std::uint32_t, std::uint32_t> pair_below(std::uint32_t bound) {
+    if (!has_high_) {
+      const std::uint64_t word = (*gen_)();
+      const std::uint64_t first = (word & 0xFFFF'FFFFu) * bound;
+      const std::uint64_t second = (word >> 32) * bound;
+      if (static_cast<std::uint32_t>(first) >= bound && static_cast<std::uint32_t>(second) >= bound) {
+        return {static_cast<std::uint32_t>(first >> 32), static_cast<std::uint32_t>(second >> 32)};
+      }
+      word_ = word;
+      has_high_ = true;
+      const std::uint32_t accepted = accept(first, bound);
+      return {accepted, below(bound)};
+    }
+    const std::uint32_t accepted = below(bound);
+    return {accepted, below(bound)};
+  }
+
+ private:
+  // Lemire's test of half·bound, drawing further halves while rejected.
+  std::uint32_t accept(std::uint64_t product, std::uint32_t bound) {
     auto low = static_cast<std::uint32_t>(product);
     if (low < bound) {
       const std::uint32_t rejected = (0u - bound) % bound;  // 2^32 mod bound
@@ -173,8 +196,6 @@ class HalfWordDraws {
     }
     return static_cast<std::uint32_t>(product >> 32);
   }
-
- private:
   std::uint32_t next_half() {
     if (has_high_) {
       has_high_ = false;
@@ -218,6 +239,9 @@ class Scheduler {
   Outcome cyclic(std::span<const double> times, std::int64_t procs);
   Outcome random(std::span<const double> times, std::int64_t procs, engine::Generator& gen);
   Outcome choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
+  // choice's placements into loads_ and counts_; returns the split pairs.
+  template <int kChoices>
+  std::int64_t place_by_choice(std::span<const double> times, std::int64_t d, engine::Generator& gen);
   Outcome self(std::span<const double> times, std::int64_t procs, double h);
   Outcome lpt(std::span<const double> times, std::int64_t procs);
   // chunk:K (fixed > 0) or guided (fixed = 0).
