@@ -305,7 +305,20 @@ struct MaxShiftKernel {
       // Pass 1: draw and store prefix sums (the serial sum hides behind the
       // sampler). Pass 2: a dependency-free reduction over them.
       double total = 0.0;
-      for (double& y : prefix) y = total += draw(local);
+      if (integer_loads) {
+        // Integer loads sum in a 64-bit integer: exact, and held in a
+        // register. A double sum lives in memory here (the sampler's rare
+        // path is a call, which may clobber every vector register), and on
+        // AMD hosts the store-to-load round trip doubled the time of a draw.
+        std::int64_t whole = 0;
+        for (double& y : prefix) {
+          whole += static_cast<std::int64_t>(draw(local));
+          y = static_cast<double>(whole);
+        }
+        total = static_cast<double>(whole);
+      } else {
+        for (double& y : prefix) y = total += draw(local);
+      }
       const double mean = total / static_cast<double>(n);
       const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
       if (covariance) acc.covariance->add(bridge);
