@@ -7,6 +7,7 @@
 // and shown beside the Gumbel approximations: the paper's a_n = b_n =
 // √(2 ln n) form and the general norming a_n = F⁻¹(1 − 1/n), b_n = n f(a_n)
 // (informational). For exponential loads the papers' m·ln n is shown too.
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -51,6 +52,7 @@ struct MaxLoadKernel {
 
   Sampler sampler;
   std::int64_t n;
+  bool integer_maxima = false;  // the draws are integers far below 2^63
 
   Accumulator make_accumulator() const { return {}; }
 
@@ -60,6 +62,19 @@ struct MaxLoadKernel {
     const std::span<double> maxima = acc.quantiles.append(static_cast<std::size_t>(count));
     if constexpr (requires { sampler.fill(gen, maxima); }) {
       sampler.fill(gen, maxima);  // direct maxima, n = 1
+    } else if (integer_maxima) {
+      // Integer maxima in a 64-bit integer and the generator in a local
+      // copy, both held in registers: a double maximum lives in memory here
+      // (the sampler's rare path is a call, which may clobber every vector
+      // register), and each draw would wait for a store-to-load round trip.
+      engine::Generator local = gen;
+      const Sampler draw = sampler;
+      for (double& max : maxima) {
+        auto z = static_cast<std::int64_t>(draw(local));
+        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, static_cast<std::int64_t>(draw(local)));
+        max = static_cast<double>(z);
+      }
+      gen = local;
     } else {
       for (double& max : maxima) {
         double z = sampler(gen);
@@ -213,7 +228,13 @@ engine::Simulated<MaxLoadSample> simulate_max_load(const dist::LoadLaw& law, std
   engine::Simulated<MaxLoadSample> result;
   const auto simulate = [&](const auto& sampler, std::int64_t draws) {
     using Kernel = MaxLoadKernel<std::decay_t<decltype(sampler)>>;
-    const Kernel kernel{sampler, draws};
+    // Integer draws convert to 64-bit integers when a load past 2^53 has
+    // probability below e^-1000 (1000 sd above the mean: even geometric
+    // tails, the heaviest of the integer laws, are e^-(k) at k sd).
+    const bool integer_maxima =
+        dist::is_integer_valued(law) &&
+        std::min(dist::support_max(law), dist::mean(law) + 1000.0 * dist::standard_deviation(law)) < 0x1.0p53;
+    const Kernel kernel{sampler, draws, integer_maxima};
     typename Kernel::Accumulator total;
     plan.block_reps = engine::block_size_for(draws);
     result.run = engine::run_replications(plan, kernel, total);
