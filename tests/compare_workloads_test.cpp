@@ -283,7 +283,10 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(exp::measured_workload(write_file("neg.txt", "1\n-2\n").string(), 1e9), engine::InputError);
     CHECK_THROWS_AS(exp::measured_workload(write_file("zero.txt", "0\n0\n").string(), 1e9), engine::InputError);
     CHECK_THROWS_AS(exp::measured_workload(write_file("empty.txt", "").string(), 1e9), engine::InputError);
-    CHECK_THROWS_AS(exp::measured_workload(write_file("text.txt", "1\nabc\n").string(), 1e9), engine::InputError);
+    // Every refusal names the file as the times it is: times:FILE.
+    const fs::path text = write_file("text.txt", "1\nabc\n");
+    CHECK_THROWS_WITH_AS(exp::measured_workload(text.string(), 1e9),
+                         ("times:" + text.string() + ": line 2: 'abc' is not a number").c_str(), engine::InputError);
     CHECK_THROWS_AS(exp::measured_workload((scratch() / "missing.txt").string(), 1e9), engine::InputError);
   }
 

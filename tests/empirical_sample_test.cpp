@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lbmc/dist/empirical_sample.hpp"
+#include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
 
 namespace {
@@ -72,7 +73,7 @@ void check_refused(const std::string& content, std::size_t line, const std::stri
   const TempFile file(content);
   const std::string message = error_of(file.path(), column);
   INFO("message: ", message);
-  CHECK(message.find("empirical:" + file.path() + ": ") == 0);
+  CHECK(message.find(file.path() + ": ") == 0);
   if (line > 0) CHECK(message.find(": line " + std::to_string(line) + ": ") != std::string::npos);
   CHECK(message.find(part) != std::string::npos);
   CHECK(message.find('\n') == std::string::npos);
@@ -168,7 +169,7 @@ TEST_SUITE("fast") {
     const std::string missing =
         (std::filesystem::temp_directory_path() / "lbmc_empirical_test_no_such_file.txt").string();
     const std::string message = error_of(missing);
-    CHECK(message.find("empirical:" + missing + ": cannot open the file") == 0);
+    CHECK(message.find(missing + ": cannot open the file") == 0);
     const std::string dir = std::filesystem::temp_directory_path().string();
     CHECK(error_of(dir).find("is a directory") != std::string::npos);
     CHECK(error_of("/dev/null").find("not a regular file") != std::string::npos);
@@ -227,12 +228,19 @@ TEST_SUITE("fast") {
     check_refused("id,time\n1,2\n\n3,4\n", 3, "a blank line among the values", "time");
   }
 
+  TEST_CASE("empirical sample: the law names the file as empirical:FILE in a refusal") {
+    const TempFile file("1\nx\n");
+    CHECK_THROWS_WITH_AS(lbmc::dist::parse_load_law("empirical:" + file.path()),
+                         ("empirical:" + file.path() + ": line 2: 'x' is not a number").c_str(),
+                         lbmc::engine::InputError);
+  }
+
   TEST_CASE("empirical sample: the memory budget refuses before reading") {
     // "1\n2\n": 4 bytes, at most 2 values: 4 + 8 * 2 = 20 bytes.
     const TempFile small("1\n2\n");
     CHECK(read_empirical_sample(small.path(), "", 20.0).sorted.size() == 2);
     const std::string tight = error_of(small.path(), "", 19.0);
-    CHECK(tight.find("empirical:" + small.path() + ": the file (4 B) may hold up to 2 values") == 0);
+    CHECK(tight.find(small.path() + ": the file (4 B) may hold up to 2 values") == 0);
     CHECK(tight.find("up to 20 B") != std::string::npos);
     CHECK(tight.find("more than the 19 B available") != std::string::npos);
     // 1 MiB of "1\n": 1 MiB + 8 * 512 Ki = 5 MiB.

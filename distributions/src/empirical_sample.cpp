@@ -72,11 +72,11 @@ std::string shown(std::string_view text) {
 }
 
 [[noreturn]] void fail(const std::string& path, std::string_view what) {
-  throw InputError(fmt::format("empirical:{}: {}", path, what));
+  throw InputError(fmt::format("{}: {}", path, what));
 }
 
 [[noreturn]] void fail_at(const std::string& path, std::size_t line, std::string_view what) {
-  throw InputError(fmt::format("empirical:{}: line {}: {}", path, line, what));
+  throw InputError(fmt::format("{}: line {}: {}", path, line, what));
 }
 
 std::string system_message(int error) { return std::system_category().message(error); }

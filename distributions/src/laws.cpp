@@ -209,6 +209,9 @@ Empirical table::LawEntry<Empirical>::parse(std::string_view spec, std::string_v
     // The reader refuses values past 1e100, the table's magnitude limit.
     try {
       held = std::make_shared<const EmpiricalSample>(read_empirical_sample(path, column, engine::available_memory()));
+    } catch (const engine::InputError& e) {
+      g_samples.erase(key);
+      throw engine::InputError(fmt::format("empirical:{}", e.what()));
     } catch (...) {
       g_samples.erase(key);
       throw;

@@ -56,7 +56,12 @@ Workload drawn_workload(const dist::LoadLaw& law, std::int64_t tasks, Field fiel
 
 Workload measured_workload(std::string_view spec, double memory_budget) {
   const auto [path, column] = dist::split_file_column(spec);
-  dist::MeasuredValues read = dist::read_measured_values(path, column, memory_budget);
+  dist::MeasuredValues read;
+  try {
+    read = dist::read_measured_values(path, column, memory_budget);
+  } catch (const engine::InputError& e) {
+    throw engine::InputError(fmt::format("times:{}", e.what()));
+  }
   if (read.first_negative_line != 0) {
     throw engine::InputError(fmt::format("times:{}: line {}: the time {} is negative, and task times must be >= 0",
                                          spec, read.first_negative_line, read.first_negative));

@@ -8,9 +8,10 @@
 //   signs to the caller (negative values are kept; the first one in file
 //   order is recorded so that a refusal can name its line).
 // - Accepted text: see read_empirical_sample. Every refusal is an
-//   engine::InputError of one line, "empirical:FILE: ...", naming the line
-//   (1-based, counting a CSV header and blank lines) and the offending text
-//   where there is one.
+//   engine::InputError of one line, "FILE: ...", naming the line (1-based,
+//   counting a CSV header and blank lines) and the offending text where
+//   there is one; the caller puts in front what the file is for (the law
+//   `empirical:`, compare's `times:`).
 #pragma once
 
 #include <cstddef>
