@@ -281,11 +281,17 @@ Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
   // to the least-loaded processor (equal loads: the lowest id).
   sort_longest_first(times, {keys_, scratch_keys_, order_, scratch_order_, counts_radix_});
   first_free_.reset(procs);
-  owner_.resize(times.size());
+  // Each task's processor in the sorted order first (written in sequence),
+  // then scattered to task order in a loop of its own: scattered inside the
+  // placement loop, the stores' cache misses held up the tree's chain.
+  std::vector<std::uint32_t>& placed = scratch_order_;
+  placed.resize(times.size());
   for (std::size_t j = 0; j < times.size(); ++j) {
-    owner_[order_[j]] = first_free_.first();
+    placed[j] = first_free_.first();
     first_free_.advance_first<Ties::lowest_id>(first_free_.first_time() + time_of_key(keys_[j]));
   }
+  owner_.resize(times.size());
+  for (std::size_t j = 0; j < times.size(); ++j) owner_[order_[j]] = placed[j];
   std::int64_t split = 0;
   for (std::size_t i = 1; i < owner_.size(); ++i) split += static_cast<std::int64_t>(owner_[i] != owner_[i - 1]);
   return {first_free_.latest(), 0.0, split};
