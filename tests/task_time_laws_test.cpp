@@ -251,7 +251,8 @@ TEST_SUITE("statistical") {
   TEST_CASE("task-time laws: the same seed gives the same bytes on 1 and 2 threads for every new law") {
     const fs::path sample = scratch_file("threads.txt", "1.5\n2.25\n7\n0.5\n3\n");
     const std::string laws = " --dist gamma:0.7,2 --dist lognormal:0,1 --dist weibull:0.8,1 --dist pareto:3,1"
-                             " --dist geometric:0.1 --dist negbinomial:0.5,0.001 --dist empirical:" + sample.string();
+                             " --dist geometric:0.1 --dist negbinomial:0.5,0.001 --dist negbinomial:1e4,0.01"
+                             " --dist negbinomial:0.3,1e-7 --dist empirical:" + sample.string();
     for (const std::string command : {"maxload --n 7,300 --method brute", "maxshift --n 64", "scatter --tasks 10"}) {
       CAPTURE(command);
       std::string csv[2];

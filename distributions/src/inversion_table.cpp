@@ -42,6 +42,27 @@ InversionTable::InversionTable(double lo, const std::vector<double>& probs, doub
   thresholds_[0] = quantize(below);
   for (std::size_t j = 0; j < n_; ++j) thresholds_[j + 1] = thresholds_[j] + q[j];
   thresholds_[n_ + 1] = kTop;
+  build_guide();
+}
+
+InversionTable::InversionTable(double lo, const std::vector<std::uint64_t>& widths)
+    : lo_(lo), n_(widths.size() < 3 ? 0 : widths.size() - 2) {
+  constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+  if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
+  thresholds_.resize(n_ + 2);
+  std::uint64_t sum = 0;
+  for (std::size_t j = 0; j < n_ + 2; ++j) {
+    if (widths[j] > kTop - sum) throw std::logic_error("inversion table widths exceed 2^63");
+    sum += widths[j];
+    thresholds_[j] = sum;
+  }
+  if (sum != kTop) throw std::logic_error("inversion table widths do not sum to 2^63");
+  below_ = std::ldexp(static_cast<double>(widths.front()), -63);
+  above_ = std::ldexp(static_cast<double>(widths.back()), -63);
+  build_guide();
+}
+
+void InversionTable::build_guide() {
   // Guide (Chen & Asau 1974): guide[g] = the first cell whose threshold exceeds
   // the bucket start g·2^shift. A power of two, at least twice as many buckets
   // as cells and at least 4096 (16 KiB): with fewer, small tables leave

@@ -5,9 +5,9 @@
 // the asymptotic series. bd0 by its series in v = (x-np)/(x+np) near np.
 #include "lbmc/dist/log_pmf.hpp"
 
-#include <array>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "lbmc/dist/double_double.hpp"
 
@@ -30,28 +30,35 @@ double stirlerr_series(double n) {
   const double r2 = r * r;
   return (s0 - (s1 - (s2 - (s3 - s4 * r2) * r2) * r2) * r2) * r;
 }
-std::array<double, kStirlerrTable + 1> make_stirlerr_table() {
-  std::array<double, kStirlerrTable + 1> table{};
-  DD s{stirlerr_series(64.0)};
-  for (int n = 63; n >= 1; --n) {
-    const DD dn{static_cast<double>(n)};
-    s = s + (dn + DD{0.5}) * dd::dd_log((dn + DD{1.0}) / dn) - DD{1.0};
-    if (n <= kStirlerrTable) table[static_cast<std::size_t>(n)] = dd::to_double(s);
+// stirlerr(x + j) for j = 0 .. count - 1 (x > 0, x + count - 1 <= 32) by
+// that recurrence in double-double, down from the first x + m >= 64.
+std::vector<double> stirlerr_run(double x, int count) {
+  int m = 0;
+  while (x + m < 64.0) ++m;
+  std::vector<double> run(static_cast<std::size_t>(count));
+  DD s{stirlerr_series(dd::to_double(DD{x} + DD{static_cast<double>(m)}))};
+  for (int j = m - 1; j >= 0; --j) {
+    const DD y = dd::two_sum(x, static_cast<double>(j));  // x + j, exactly
+    s = s + (y + DD{0.5}) * dd::dd_log((y + DD{1.0}) / y) - DD{1.0};
+    if (j < count) run[static_cast<std::size_t>(j)] = dd::to_double(s);
   }
-  return table;
+  return run;
 }
 double stirlerr(double n) {  // n >= 1 an integer
-  static const std::array<double, kStirlerrTable + 1> table = make_stirlerr_table();
-  if (n <= kStirlerrTable) return table[static_cast<std::size_t>(n)];
+  static const std::vector<double> table = stirlerr_run(1.0, kStirlerrTable);  // n = 1 .. 32
+  if (n <= kStirlerrTable) return table[static_cast<std::size_t>(n) - 1];
   return stirlerr_series(n);
 }
 
 // bd0(x, np) = x log(x/np) + np - x, Loader (2000) §2, by the series in
-// v = (x-np)/(x+np) when x is close to np.
-double bd0(double x, double np) {
-  if (std::abs(x - np) < 0.1 * (x + np)) {
-    const double v = (x - np) / (x + np);
-    double s = (x - np) * v;
+// v = (x-np)/(x+np) when x is close to np; `diff` is x - np (given apart, so
+// that a caller can pass it more accurately than np itself), `log` the
+// logarithm of the direct form.
+template <class Log>
+double bd0(double x, double np, double diff, Log log) {
+  if (std::abs(diff) < 0.1 * (x + np)) {
+    const double v = diff / (x + np);
+    double s = diff * v;
     double ej = 2.0 * x * v;
     const double v2 = v * v;
     for (int j = 1; j < 1000; ++j) {
@@ -62,7 +69,10 @@ double bd0(double x, double np) {
     }
     return s;
   }
-  return x * std::log(x / np) + np - x;
+  return x * log(x / np) + np - x;
+}
+double bd0(double x, double np) {
+  return bd0(x, np, x - np, [](double y) { return std::log(y); });
 }
 
 constexpr double kLog2Pi = 1.8378770664093454835606594728112353;
@@ -81,6 +91,30 @@ double binomial_log_pmf(double k, double n, double p, double q) {
   if (k == n) return n * std::log(p);
   const double lc = stirlerr(n) - stirlerr(k) - stirlerr(n - k) - bd0(k, n * p) - bd0(n - k, n * q);
   return lc - 0.5 * (kLog2Pi + std::log(k) + std::log1p(-k / n));
+}
+
+NegBinomialLogPmf::NegBinomialLogPmf(double r, double p)
+    : r_(r), p_(p), log_f0_(r * portable_log(exp_log_tables(), p)) {
+  int head = 0;
+  while (r + head < kStirlerrTable) ++head;
+  if (head > 0) stirlerr_head_ = stirlerr_run(r, head);
+  stirlerr_r_ = head > 0 ? stirlerr_head_.front() : stirlerr_series(r);
+  log_r_by_2pi_ = portable_log(*math_, r) - kLog2Pi;
+}
+
+double NegBinomialLogPmf::operator()(double k) const {
+  if (k == 0.0) return log_f0_;
+  // n = R + k, nP, nQ and d = R - nP = nQ - k, each to an ulp.
+  const DD n_dd = dd::two_sum(r_, k);
+  const DD np = n_dd * DD{p_};
+  const double d = dd::to_double(DD{r_} - np);
+  const double nq = dd::to_double(n_dd * (DD{1.0} - DD{p_}));
+  const double n = dd::to_double(n_dd);
+  const auto log = [this](double y) { return portable_log(*math_, y); };
+  const double stirlerr_n =
+      k < static_cast<double>(stirlerr_head_.size()) ? stirlerr_head_[static_cast<std::size_t>(k)] : stirlerr_series(n);
+  const double lc = stirlerr_n - stirlerr_r_ - stirlerr(k) - bd0(r_, dd::to_double(np), d, log) - bd0(k, nq, -d, log);
+  return lc + 0.5 * (log_r_by_2pi_ - log(n * k));
 }
 
 }  // namespace detail

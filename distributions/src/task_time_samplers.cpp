@@ -1,5 +1,6 @@
 // Construction of the task-time samplers, the negative binomial table, its
-// tail search and the gamma–Poisson mixture (see task_time_samplers.hpp).
+// tail search and its law as BlockRejection takes it (see
+// task_time_samplers.hpp).
 #include "lbmc/dist/task_time_samplers.hpp"
 
 #include <algorithm>
@@ -9,7 +10,8 @@
 #include <boost/math/distributions/negative_binomial.hpp>
 #include <fmt/format.h>
 
-#include "lbmc/dist/discrete_samplers.hpp"
+#include "lbmc/dist/double_double.hpp"
+#include "lbmc/dist/log_pmf.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
@@ -25,20 +27,6 @@ bool positive_finite(double x) { return std::isfinite(x) && x > 0.0; }
 
 constexpr std::size_t kMaxTableCells = std::size_t{1} << 18;
 constexpr double kTableTail = 0x1p-40;
-
-// Poisson(mean) for the mixture: sequential inversion below 10, PTRS above.
-double poisson_variate(double mean, engine::Generator& gen) {
-  if (mean >= 10.0) return PoissonSampler(Poisson{mean}, DiscreteOptions{0x1p-32, 0})(gen);
-  double u = engine::uniform_open01(gen);
-  double k = 0.0;
-  double p = std::exp(-mean);
-  while (u > p && p > 0.0) {
-    u -= p;
-    k += 1.0;
-    p *= mean / k;
-  }
-  return k;
-}
 
 const Weibull& checked(const Weibull& law) {
   if (!positive_finite(law.k) || !positive_finite(law.lambda)) {
@@ -92,6 +80,42 @@ GeometricSampler::GeometricSampler(const Geometric& law) : law_(law) {
   if (law.p < 1.0) inverse_rate_ = -1.0 / std::log1p(-law.p);
 }
 
+namespace detail {
+
+// The ratio f(k+1)/f(k) = (k + r)q/(k + 1) moves monotonically from r·q
+// towards q (down for r >= 1, up for r < 1), which gives the mode and both
+// tail decays; the ratios are formed in double-double and the decays'
+// logarithms rounded down.
+UnimodalLaw negbinomial_unimodal(double r, double p) {
+  using dd::DD;
+  const DD q = DD{1.0} - DD{p};  // exact
+  // log(numerator/denominator), rounded down: a lower bound on a decay.
+  auto decay = [](DD numerator, DD denominator) {
+    const double lambda = dd::to_double(dd::dd_log(numerator / denominator));
+    return lambda * (1.0 - 0x1.0p-50);
+  };
+  // (x + r)q - (x + 1): > 0 exactly when f(x + 1) > f(x).
+  auto rising = [r, q](double x) { return dd::to_double(dd::two_sum(x, r) * q - dd::two_sum(x, 1.0)) > 0.0; };
+  UnimodalLaw law;
+  law.log_pmf = NegBinomialLogPmf(r, p);
+  law.log_concave = r >= 1.0;
+  if (r > 1.0) {
+    double m = std::floor((r - 1.0) * (1.0 - p) / p);
+    while (rising(m)) m += 1.0;
+    while (m > 0.0 && !rising(m - 1.0)) m -= 1.0;
+    law.mode = m;
+  }
+  law.log_ratio = [=](double x) { return dd::to_double(dd::dd_log(dd::two_sum(x, r) * q / dd::two_sum(x, 1.0))); };
+  law.upper_decay = [=](double x) {
+    if (r < 1.0) return decay(DD{1.0}, q);  // the ratio's supremum is its limit q
+    return decay(dd::two_sum(x, 1.0), dd::two_sum(x, r) * q);
+  };
+  law.lower_decay = [=](double x) { return decay(dd::two_sum(x - 1.0, r) * q, DD{x}); };
+  return law;
+}
+
+}  // namespace detail
+
 NegBinomialSampler::NegBinomialSampler(const NegBinomial& law) : law_(law) {
   if (!positive_finite(law.r) || !(law.p > 0.0 && law.p <= 1.0)) {
     throw InputError(fmt::format("negbinomial sampler: need finite R > 0 and 0 < P <= 1, got {}, {}", law.r, law.p));
@@ -103,15 +127,17 @@ NegBinomialSampler::NegBinomialSampler(const NegBinomial& law) : law_(law) {
   // towards 1-p, so P(X > k) <= f(k+1)/(1 - max(ratio(k+1), 1-p)).
   const double q = 1.0 - law.p;
   const double mode = law.r > 1.0 ? std::floor((law.r - 1.0) * q / law.p) : 0.0;
-  if (mode >= static_cast<double>(kMaxTableCells)) {
-    mixture_ = std::make_shared<const GammaSampler>(Gamma{law.r, q / law.p});
+  // Past the mean the tail holds far more than 2^-40, so from a mean of
+  // 2^18 the table would pass 2^18 cells: no need to compute them.
+  if (law.r * q / law.p >= static_cast<double>(kMaxTableCells)) {
+    blocks_ = std::make_shared<const BlockRejection>(detail::negbinomial_unimodal(law.r, law.p));
     return;
   }
   std::vector<double> probs;
   double total = 0.0;
   for (double k = 0.0;; k += 1.0) {
     if (probs.size() >= kMaxTableCells) {
-      mixture_ = std::make_shared<const GammaSampler>(Gamma{law.r, q / law.p});
+      blocks_ = std::make_shared<const BlockRejection>(detail::negbinomial_unimodal(law.r, law.p));
       return;
     }
     const double f = boost::math::pdf(d, k);
@@ -140,8 +166,6 @@ double NegBinomialSampler::upper_tail(engine::Generator& gen) const {
   }
   return k;
 }
-
-double NegBinomialSampler::mixture(engine::Generator& gen) const { return poisson_variate((*mixture_)(gen), gen); }
 
 EmpiricalSampler::EmpiricalSampler(const Empirical& law) : law_(law) {
   if (!law.sample || law.sample->sorted.empty()) throw InputError("empirical sampler: the sample is empty");

@@ -19,6 +19,9 @@ class InversionTable {
   InversionTable() = default;
   //! `probs[j]` = P(X = lo + j); `below` = P(X < lo); `above` = P(X > lo + n - 1).
   InversionTable(double lo, const std::vector<double>& probs, double below, double above);
+  //! From integer widths already quantized: `widths` = [below, cell 1, ...,
+  //! cell n, above], at least 3 of them, summing to 2^63 (any may be 0).
+  InversionTable(double lo, const std::vector<std::uint64_t>& widths);
 
   //! The cell of the 63-bit uniform integer u: smallest i with u < threshold_i.
   std::size_t locate(std::uint64_t u) const noexcept {
@@ -41,6 +44,8 @@ class InversionTable {
   const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
 
  private:
+  void build_guide();  // from thresholds_
+
   double lo_ = 0.0;
   double below_ = 0.0;
   double above_ = 0.0;

@@ -11,8 +11,9 @@
 //   once per parameter point, outside the replication loop (visit_sampler).
 // - Files: ziggurat.hpp (normal, exponential), discrete_samplers.hpp
 //   (Poisson, binomial), task_time_samplers.hpp (gamma, lognormal, Weibull,
-//   Pareto, geometric, negative binomial, empirical), log_pmf.hpp (Poisson
-//   and binomial probabilities), sampler_support.hpp
+//   Pareto, geometric, negative binomial, empirical), block_rejection.hpp
+//   (the negative binomial past its table), log_pmf.hpp (Poisson, binomial
+//   and negative binomial probabilities), sampler_support.hpp
 //   (no fused multiply-add; generator hand-off to cold paths); here uniform,
 //   constant, sampler_for_t and visit_sampler. Each file's note has the details.
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b. The constant
