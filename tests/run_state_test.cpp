@@ -308,6 +308,68 @@ TEST_SUITE("statistical") {
     CHECK(slurp(csv) == slurp(whole));
   }
 
+  TEST_CASE("checkpoint: due at every wave but written one at a time in the background - the output is one run's and the last state whole") {
+    // 2^23 stored maxima (64 MiB at the end) in waves shorter than a write:
+    // checkpoints fall due while the previous one is still being written.
+    const std::string bin = LBMC_BINARY;
+    const std::string run = bin + " maxload --n 64 --reps 8388608 --seed 43 --quiet --threads 2";
+    const fs::path dir = scratch() / "background";
+    fs::create_directories(dir);
+    const fs::path whole = dir / "whole.csv";
+    const fs::path csv = dir / "run.csv";
+    const fs::path state = dir / "run.state";
+    REQUIRE(shell(run + " --csv " + whole.string()) == 0);
+    const auto temporaries = [&] {
+      int n = 0;
+      for (const auto& entry : fs::directory_iterator(dir)) n += entry.path().filename().string().front() == '.' ? 1 : 0;
+      return n;
+    };
+    REQUIRE(shell(run + " --csv " + csv.string() + " --checkpoint " + state.string() + " --checkpoint-every 0") == 0);
+    CHECK(slurp(csv) == slurp(whole));
+    CHECK(temporaries() == 0);
+    // The final state is whole when the process has exited: resuming it runs
+    // nothing and writes the same bytes.
+    fs::remove(csv);
+    REQUIRE(shell(bin + " resume " + state.string() + " --threads 1 2>/dev/null") == 0);
+    CHECK(slurp(csv) == slurp(whole));
+    // Stopped while a write may be in flight: the state written on the way
+    // out is whole, and resumes to the same bytes.
+    for (const char* delay : {"0", "0.2"}) {
+      CAPTURE(delay);
+      fs::remove(state);
+      fs::remove(csv);
+      const int stopped = shell(run + " --csv " + csv.string() + " --checkpoint " + state.string() +
+                                " --checkpoint-every 0 & pid=$!; while [ ! -e " + state.string() +
+                                " ]; do sleep 0.01; done; sleep " + delay + "; kill -TERM $pid; wait $pid");
+      CHECK((stopped == 130 || stopped == 0));
+      CHECK(temporaries() == 0);
+      REQUIRE(shell(bin + " resume " + state.string() + " 2>/dev/null") == 0);
+      CHECK(slurp(csv) == slurp(whole));
+    }
+  }
+
+  TEST_CASE("checkpoint: a background write that fails is exit 3 with one line naming the file - before any output") {
+    // The folder goes away once the first checkpoint is there: a later
+    // write, in the background, cannot create its file.
+    const fs::path dir = scratch() / "vanishing";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path state = dir / "run.state";
+    const fs::path csv = scratch() / "vanishing.csv";
+    const fs::path err = scratch() / "vanishing_err.txt";
+    fs::remove(csv);
+    const int code = shell(std::string(LBMC_BINARY) +
+                           " maxload --n 64 --method brute --reps 6e6 --seed 47 --quiet --threads 2 --csv " +
+                           csv.string() + " --checkpoint " + state.string() + " --checkpoint-every 0 2>" +
+                           err.string() + " & pid=$!; while [ ! -e " + state.string() +
+                           " ]; do sleep 0.01; done; rm -rf " + dir.string() + "; wait $pid");
+    CHECK(code == 3);
+    const std::string message = slurp(err);
+    CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+    CHECK(message.find(state.string()) != std::string::npos);
+    CHECK_FALSE(fs::exists(csv));
+  }
+
   TEST_CASE("extend: a run continued to more replications gives the bytes of one run of the total") {
     const std::string bin = LBMC_BINARY;
     // Replication counts that leave a short last block, then fill it.

@@ -22,10 +22,14 @@ namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
 
+// A slot is claimed before its path is copied in and holds a path for the
+// handlers only once published, so that two threads registering at once
+// (a checkpoint written in the background, an output file) never share one.
 constexpr std::size_t kSlots = 32;
 constexpr std::size_t kPathBytes = 4096;
+enum Slot : int { kFree, kClaimed, kPublished };
 std::array<std::array<char, kPathBytes>, kSlots> g_paths{};
-std::array<std::atomic<bool>, kSlots> g_used{};
+std::array<std::atomic<int>, kSlots> g_slots{};
 
 void write_stderr(const char* text) noexcept {
   const std::size_t size = std::strlen(text);
@@ -39,7 +43,7 @@ void write_stderr(const char* text) noexcept {
 
 [[noreturn]] void stop_now(const char* line) noexcept {
   for (std::size_t i = 0; i < kSlots; ++i) {
-    if (g_used[i].load()) ::unlink(g_paths[i].data());
+    if (g_slots[i].load() == kPublished) ::unlink(g_paths[i].data());
   }
   write_stderr(line);
   ::_exit(130);
@@ -83,16 +87,17 @@ void interrupt_reached_boundary() noexcept {
 int register_temporary_file(const std::string& path) noexcept {
   if (path.size() >= kPathBytes) return -1;
   for (std::size_t i = 0; i < kSlots; ++i) {
-    if (g_used[i].load()) continue;
+    int expected = kFree;
+    if (!g_slots[i].compare_exchange_strong(expected, kClaimed)) continue;
     std::memcpy(g_paths[i].data(), path.c_str(), path.size() + 1);
-    bool expected = false;
-    if (g_used[i].compare_exchange_strong(expected, true)) return static_cast<int>(i);
+    g_slots[i].store(kPublished);
+    return static_cast<int>(i);
   }
   return -1;
 }
 
 void unregister_temporary_file(int slot) noexcept {
-  if (slot >= 0 && static_cast<std::size_t>(slot) < kSlots) g_used[static_cast<std::size_t>(slot)].store(false);
+  if (slot >= 0 && static_cast<std::size_t>(slot) < kSlots) g_slots[static_cast<std::size_t>(slot)].store(kFree);
 }
 
 }  // namespace lbmc::engine

@@ -262,8 +262,14 @@ void QuantileStore::save(ByteWriter& out) const {
   out.i64(count_);
   out.boolean(sketch_ != nullptr);
   if (!sketch_) {
-    gather();
-    out.f64s(values_);
+    // The values as gather() would join them, written from their blocks:
+    // joining them would hold the store twice while a checkpoint is taken.
+    std::size_t total = values_.size();
+    for (const auto& block : blocks_) total += block->size();
+    out.reserve(8 + total * sizeof(double));
+    out.u64(total);
+    out.f64s_elements(values_);
+    for (const auto& block : blocks_) out.f64s_elements(*block);
     return;
   }
   out.boolean(sketch_->integer_keys);

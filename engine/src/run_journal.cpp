@@ -17,12 +17,8 @@ RunJournal& RunJournal::get() {
   return journal;
 }
 
-RunJournal::~RunJournal() {
-  if (writer_.joinable()) writer_.join();
-}
-
 void RunJournal::reset() {
-  if (writer_.joinable()) writer_.join();
+  writer_.drop();
   arguments_.clear();
   path_.reset();
   every_seconds_ = 60.0;
@@ -31,7 +27,6 @@ void RunJournal::reset() {
   extending_ = false;
   extended_ = {};
   calls_.clear();
-  writer_failure_ = nullptr;
 }
 
 void RunJournal::set_arguments(std::vector<std::string> arguments) { arguments_ = std::move(arguments); }
@@ -95,56 +90,53 @@ void RunJournal::update(const CallState& progress, bool force, const std::functi
   call.finished = progress.finished;
   call.next = progress.next;
   call.decided = progress.decided;
+  if (!recording() || !cluster::is_root()) return;
+  // A background write's failure surfaces here; a forced write and a call's
+  // end wait for the one in flight.
+  if (force || progress.finished) {
+    writer_.wait();
+  } else {
+    writer_.check();
+  }
+  // A due checkpoint is not taken while the last one is still being written.
+  const bool background = !force && due() && !writer_.busy();
   // A finished call's nodes are kept for every later write; an unfinished
-  // one's only when a write follows.
-  if (!recording() || !(progress.finished || force || due())) return;
+  // one's only for the write that follows.
+  if (!(progress.finished || force || background)) return;
   call.nodes = snapshot();
   if (force) {
-    write(false);
-  } else if (due()) {
-    write(true);
+    last_write_ = std::chrono::steady_clock::now();
+    write_run_state_file(*path_, encode(false));
+  } else if (background) {
+    last_write_ = std::chrono::steady_clock::now();
+    writer_.start(*path_, encode(false));
   }
 }
 
 void RunJournal::finish() {
-  if (recording()) write(false);
+  if (!recording() || !cluster::is_root()) return;
+  writer_.wait();
+  write_run_state_file(*path_, encode(true));
+  path_.reset();
 }
 
-void RunJournal::wait_for_writer() {
-  if (writer_.joinable()) writer_.join();
-  if (writer_failure_) std::rethrow_exception(std::exchange(writer_failure_, nullptr));
-}
+void RunJournal::settle() noexcept { writer_.drop(); }
 
-void RunJournal::write(bool in_background) {
-  last_write_ = std::chrono::steady_clock::now();
-  if (!cluster::is_root()) return;
-  wait_for_writer();
-  // The calls move into the state and back (their bytes are the bulk of it).
+EncodedRunState RunJournal::encode(bool last) {
   RunState state;
   state.version = version_line();
   state.arguments = arguments_;
-  state.calls = std::move(calls_);
-  std::vector<std::byte> bytes;
-  try {
-    bytes = encode_run_state(state);
-  } catch (...) {
-    calls_ = std::move(state.calls);
-    throw;
-  }
-  calls_ = std::move(state.calls);
-  if (!in_background) {
-    write_run_state_bytes(*path_, bytes);
-    return;
-  }
-  // The file is written and flushed while the run goes on: the previous
-  // checkpoint stays whole until the rename, as with a write in place.
-  writer_ = std::thread([this, path = *path_, file = std::move(bytes)] {
-    try {
-      write_run_state_bytes(path, file);
-    } catch (...) {
-      writer_failure_ = std::current_exception();
+  for (CallState& call : calls_) {
+    if (call.finished && !last) {
+      state.calls.push_back(call);
+      continue;
     }
-  });
+    std::vector<NodeState> nodes = std::move(call.nodes);
+    call.nodes.clear();
+    state.calls.push_back(call);
+    state.calls.back().nodes = std::move(nodes);
+  }
+  return encode_run_state_pieces(std::move(state));
 }
 
 }  // namespace lbmc::engine

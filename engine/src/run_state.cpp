@@ -1,22 +1,24 @@
-// Encoding, decoding and durable writing of run-state files.
+// Encoding and decoding of run-state files, and merging slices.
+//
+// The body is written by a small CBOR writer of its own (RFC 8949: definite
+// lengths, the shortest heads, doubles in 8 bytes, the keys in nlohmann's
+// order, so the bytes nlohmann wrote but for a target_rse that fits a
+// float) straight into pieces: a node's bytes move into the file instead of
+// being copied through a JSON document and a CBOR buffer. It is read back by
+// nlohmann's parser after a check without recursion (below).
 #include "lbmc/engine/run_state.hpp"
 
 #include <algorithm>
-#include <cerrno>
+#include <bit>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <string_view>
+#include <utility>
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <zlib.h>
 #include <nlohmann/json.hpp>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lbmc/engine/errors.hpp"
-#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/serial.hpp"
 
@@ -25,10 +27,11 @@ namespace {
 
 constexpr std::string_view kMagic = "LBMCSTATE\n";
 
-std::uint32_t crc32_of(std::span<const std::byte> bytes) {
-  // zlib's CRC-32 (the polynomial of Boost's crc_32_type and of gzip), fed in
-  // pieces that fit its 32-bit lengths.
-  uLong crc = ::crc32(0L, Z_NULL, 0);
+// zlib's CRC-32 (the polynomial of Boost's crc_32_type and of gzip) of
+// `bytes` continuing `crc` (0 to start), fed in pieces that fit its 32-bit
+// lengths.
+std::uint32_t crc32_of(std::span<const std::byte> bytes, std::uint32_t start = 0) {
+  uLong crc = start;
   const auto* at = reinterpret_cast<const Bytef*>(bytes.data());
   std::size_t left = bytes.size();
   while (left > 0) {
@@ -115,23 +118,92 @@ class BoundedDepth final : public nlohmann::json_sax<nlohmann::json> {
   int depth_ = 0;
 };
 
-nlohmann::json to_json(const CallState& call) {
-  nlohmann::json nodes = nlohmann::json::array();
-  for (const NodeState& node : call.nodes) {
-    std::vector<std::uint8_t> bytes(node.bytes.size());
-    if (!bytes.empty()) std::memcpy(bytes.data(), node.bytes.data(), bytes.size());
-    nodes.push_back({{"level", node.level}, {"index", node.index}, {"bytes", nlohmann::json::binary(std::move(bytes))}});
+// CBOR items (RFC 8949 §3) appended to pieces: heads and short strings to
+// the open piece, the bytes of a large byte string as a piece of their own.
+// Each item returns the writer, so that a map's key and value share a line.
+class CborPieces {
+ public:
+  explicit CborPieces(std::vector<std::byte> first) : open_(std::move(first)) {}
+
+  CborPieces& map(std::size_t entries) { return head(5, entries); }
+  CborPieces& array(std::size_t items) { return head(4, items); }
+  CborPieces& text(std::string_view s) {
+    head(3, s.size());
+    const auto* first = reinterpret_cast<const std::byte*>(s.data());
+    open_.insert(open_.end(), first, first + s.size());
+    return *this;
   }
+  CborPieces& integer(std::int64_t v) {
+    return v >= 0 ? head(0, static_cast<std::uint64_t>(v)) : head(1, static_cast<std::uint64_t>(-(v + 1)));
+  }
+  CborPieces& natural(std::uint64_t v) { return head(0, v); }
+  CborPieces& boolean(bool v) { return byte(v ? 0xf5 : 0xf4); }
+  CborPieces& null() { return byte(0xf6); }
+  CborPieces& real(double v) { return byte(0xfb).big_endian(std::bit_cast<std::uint64_t>(v), 8); }
+  CborPieces& bytes(std::vector<std::byte> b) {
+    head(2, b.size());
+    if (b.size() < kOwnPiece) {
+      open_.insert(open_.end(), b.begin(), b.end());
+    } else {
+      pieces_.push_back(std::exchange(open_, {}));
+      pieces_.push_back(std::move(b));
+    }
+    return *this;
+  }
+
+  EncodedRunState take() && {
+    pieces_.push_back(std::move(open_));
+    return {std::move(pieces_)};
+  }
+
+ private:
+  static constexpr std::size_t kOwnPiece = std::size_t{1} << 16;
+
+  CborPieces& byte(unsigned v) {
+    open_.push_back(static_cast<std::byte>(v));
+    return *this;
+  }
+  CborPieces& big_endian(std::uint64_t v, int width) {
+    for (int i = width - 1; i >= 0; --i) byte(static_cast<unsigned>((v >> (8 * i)) & 0xff));
+    return *this;
+  }
+  // The shortest head: the value in the initial byte below 24, else in 1, 2,
+  // 4 or 8 bytes after it (additional information 24 to 27).
+  CborPieces& head(unsigned major, std::uint64_t value) {
+    if (value < 24) return byte((major << 5) | static_cast<unsigned>(value));
+    const int width = value <= 0xff ? 1 : value <= 0xffff ? 2 : value <= 0xffffffffULL ? 4 : 8;
+    return byte((major << 5) | static_cast<unsigned>(24 + std::countr_zero(static_cast<unsigned>(width))))
+        .big_endian(value, width);
+  }
+
+  std::vector<std::vector<std::byte>> pieces_;
+  std::vector<std::byte> open_;
+};
+
+// A call as a map, in nlohmann's key order; its nodes' bytes move out.
+void write_call(CborPieces& out, CallState call) {
   const CallIdentity& id = call.identity;
-  return {{"seed", id.seed},
-          {"reps", id.reps},
-          {"max_reps", id.max_reps},
-          {"block_reps", id.block_reps},
-          {"target_rse", id.target_rse ? nlohmann::json(*id.target_rse) : nlohmann::json(nullptr)},
-          {"finished", call.finished},
-          {"next", call.next},
-          {"decided", call.decided},
-          {"nodes", std::move(nodes)}};
+  out.map(9);
+  out.text("block_reps").integer(id.block_reps);
+  out.text("decided").boolean(call.decided);
+  out.text("finished").boolean(call.finished);
+  out.text("max_reps").integer(id.max_reps);
+  out.text("next").integer(call.next);
+  out.text("nodes").array(call.nodes.size());
+  for (NodeState& node : call.nodes) {
+    out.map(3);
+    out.text("bytes").bytes(std::move(node.bytes));
+    out.text("index").integer(node.index);
+    out.text("level").integer(node.level);
+  }
+  out.text("reps").integer(id.reps);
+  out.text("seed").natural(id.seed);
+  out.text("target_rse");
+  if (id.target_rse) {
+    out.real(*id.target_rse);
+  } else {
+    out.null();
+  }
 }
 
 CallState call_from_json(const nlohmann::json& j) {
@@ -166,22 +238,43 @@ CallState call_from_json(const nlohmann::json& j) {
 
 }  // namespace
 
-std::vector<std::byte> encode_run_state(const RunState& state) {
-  nlohmann::json calls = nlohmann::json::array();
-  for (const CallState& call : state.calls) calls.push_back(to_json(call));
-  const nlohmann::json body{{"version", state.version}, {"arguments", state.arguments}, {"calls", std::move(calls)}};
-  const std::vector<std::uint8_t> cbor = nlohmann::json::to_cbor(body);
+EncodedRunState encode_run_state_pieces(RunState state) {
   ByteWriter head;
   for (const char c : kMagic) head.u8(static_cast<std::uint8_t>(c));
   head.u32(kRunStateFormat);
-  head.u64(cbor.size());
-  std::vector<std::byte> bytes = head.take();
-  const std::size_t at = bytes.size();
-  bytes.resize(at + cbor.size() + 4);
-  std::memcpy(bytes.data() + at, cbor.data(), cbor.size());
-  ByteWriter tail;
-  tail.u32(crc32_of(std::span<const std::byte>(bytes).first(at + cbor.size())));
-  std::memcpy(bytes.data() + at + cbor.size(), tail.data().data(), 4);
+  head.u64(0);  // the body's length, set below
+  const std::size_t header = head.data().size();
+  CborPieces out(head.take());
+  out.map(3);
+  out.text("arguments").array(state.arguments.size());
+  for (const std::string& argument : state.arguments) out.text(argument);
+  out.text("calls").array(state.calls.size());
+  for (CallState& call : state.calls) write_call(out, std::move(call));
+  out.text("version").text(state.version);
+  EncodedRunState encoded = std::move(out).take();
+  std::uint64_t length = 0;
+  for (const auto& piece : encoded.pieces) length += piece.size();
+  length -= header;
+  for (std::size_t i = 0; i < 8; ++i) {
+    encoded.pieces.front()[kMagic.size() + 4 + i] = static_cast<std::byte>(length >> (8 * i));
+  }
+  return encoded;
+}
+
+std::array<std::byte, 4> run_state_checksum(const EncodedRunState& encoded) {
+  std::uint32_t crc = 0;
+  for (const auto& piece : encoded.pieces) crc = crc32_of(piece, crc);
+  std::array<std::byte, 4> bytes{};
+  for (std::size_t i = 0; i < 4; ++i) bytes[i] = static_cast<std::byte>(crc >> (8 * i));
+  return bytes;
+}
+
+std::vector<std::byte> encode_run_state(const RunState& state) {
+  const EncodedRunState encoded = encode_run_state_pieces(state);
+  std::vector<std::byte> bytes;
+  for (const auto& piece : encoded.pieces) bytes.insert(bytes.end(), piece.begin(), piece.end());
+  const std::array<std::byte, 4> checksum = run_state_checksum(encoded);
+  bytes.insert(bytes.end(), checksum.begin(), checksum.end());
   return bytes;
 }
 
@@ -219,53 +312,6 @@ RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string
     return state;
   } catch (const std::exception& e) {
     throw fail(fmt::format("malformed body ({})", e.what()));
-  }
-}
-
-void write_run_state(const std::string& path, const RunState& state) {
-  write_run_state_bytes(path, encode_run_state(state));
-}
-
-void write_run_state_bytes(const std::string& path, const std::vector<std::byte>& bytes) {
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw RuntimeFailure(fmt::format("cannot write state file {}: {}", path, std::strerror(errno)));
-  struct Registered {
-    int slot;
-    ~Registered() { unregister_temporary_file(slot); }
-  } const registered{register_temporary_file(name.data())};
-  const auto failed = [&](const char* what) {
-    const std::string message = fmt::format("cannot {} state file {}: {}", what, path, std::strerror(errno));
-    ::close(fd);
-    ::unlink(name.data());
-    return RuntimeFailure(message);
-  };
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw failed("write");
-    done += static_cast<std::size_t>(n);
-  }
-  ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0) throw failed("flush");
-  if (::close(fd) != 0) {
-    ::unlink(name.data());
-    throw RuntimeFailure(fmt::format("cannot write state file {}: {}", path, std::strerror(errno)));
-  }
-  if (std::rename(name.data(), path.c_str()) != 0) {
-    ::unlink(name.data());
-    throw RuntimeFailure(fmt::format("cannot rename into state file {}: {}", path, std::strerror(errno)));
-  }
-  // The rename itself reaches the disk with the folder's entry.
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
   }
 }
 
@@ -326,15 +372,6 @@ RunState merge_slices(const std::vector<RunState>& states, const std::vector<std
     merged.calls.push_back(std::move(call));
   }
   return merged;
-}
-
-RunState read_run_state(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("state file '{}': cannot be read ({})", path, std::strerror(errno)));
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(raw.size());
-  if (!raw.empty()) std::memcpy(bytes.data(), raw.data(), raw.size());
-  return decode_run_state(bytes, path);
 }
 
 }  // namespace lbmc::engine

@@ -126,6 +126,9 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
     code = 3;
     failure = fmt::format("{}: failed: {}", prefix, e.what());
   }
+  // A checkpoint still being written when the command failed ends (whole,
+  // or removed) before the process does.
+  journal.settle();
   return engine::cluster::conclude(code, failure);
 }
 

@@ -33,9 +33,10 @@ bool interrupt_requested() noexcept;
 //! bounded by the run's size, not by a block).
 void interrupt_reached_boundary() noexcept;
 
-//! Records a temporary file that a forced stop must remove; returns its slot
-//! (-1 when the path is too long or all 32 slots are taken: the file is then
-//! left behind by a forced stop only).
+//! Records a temporary file that a forced stop must remove (from any thread;
+//! registering a name before the file exists leaves none behind); returns
+//! its slot (-1 when the path is too long or all 32 slots are taken: the
+//! file is then left behind by a forced stop only).
 int register_temporary_file(const std::string& path) noexcept;
 //! Forgets a slot from register_temporary_file (renamed or removed); -1 is
 //! ignored.

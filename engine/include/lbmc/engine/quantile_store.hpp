@@ -26,7 +26,8 @@
 //
 // Merging exact stores shares their blocks of values instead of copying
 // them: blocks are written once by the kernel that fills them and gathered
-// into one array only when a quantile is read.
+// into one array only when a quantile is read (saving the store as bytes, for
+// a checkpoint, reads them where they are).
 #pragma once
 
 #include <cstddef>

@@ -7,10 +7,19 @@
 // nodes and hands it the reduction's nodes at wave boundaries, on SIGINT or
 // SIGTERM, and when the call ends. It writes the file when a checkpoint is
 // due, when the run is interrupted, and once more when the command ends.
-// Under MPI rank 0 alone writes. A due checkpoint is encoded at the wave
-// boundary and written and flushed by a background thread while the next
-// wave runs (one at a time: the next write waits for it, and throws its
-// failure); the interrupted and final writes are done before returning.
+// Under MPI rank 0 alone takes the nodes and writes.
+//
+// A due checkpoint is taken at the wave boundary (a consistent state: the
+// nodes' bytes, encoded into pieces that take over the running call's
+// bytes) and written by a background thread (checkpoint_writer.hpp) while
+// the next waves run. One write at a time, and the simulating threads never
+// wait for the disk: a checkpoint that falls due while the previous one is
+// still being written is not taken, and the next boundary tries again. A
+// background write's failure is thrown at the next wave boundary (on the
+// simulating thread that calls update()), or at the end of the call or of
+// the command, which wait for a write in flight. The interrupted and final
+// writes are done before they return; settle() waits for a write in flight
+// when a command fails, so that none outlives the process.
 #pragma once
 
 #include <chrono>
@@ -20,9 +29,7 @@
 #include <string>
 #include <vector>
 
-#include <exception>
-#include <thread>
-
+#include "lbmc/engine/checkpoint_writer.hpp"
 #include "lbmc/engine/run_state.hpp"
 
 namespace lbmc::engine {
@@ -54,24 +61,28 @@ class RunJournal {
   //! True when a checkpoint is due.
   bool due() const;
   //! The current call's progress and nodes, from `snapshot` (called only
-  //! when a write follows or the call finished); writes the file when
-  //! `force` or when due.
+  //! when a write follows or the call finished); writes the file before
+  //! returning when `force`, or starts writing it in the background when due
+  //! and no write is in flight. Throws the failure of a background write
+  //! that ended (RuntimeFailure); when `force` or the call finished, waits
+  //! for one in flight first.
   void update(const CallState& progress, bool force, const std::function<std::vector<NodeState>()>& snapshot);
-  //! Writes the final state (every call finished) when recording.
+  //! Waits for a write in flight, then writes the final state (every call
+  //! finished) when recording; records nothing more.
   void finish();
+  //! Waits for a write in flight and forgets its failure: for a command
+  //! that failed, which reports its own.
+  void settle() noexcept;
 
   RunJournal() = default;
   RunJournal(const RunJournal&) = delete;
   RunJournal& operator=(const RunJournal&) = delete;
-  //! Waits for a checkpoint still being written (its failure is dropped).
-  ~RunJournal();
 
  private:
-  // Encodes the state now; writes it in the background (periodic
-  // checkpoints) or before returning (forced and final ones). Either way a
-  // write still in progress is waited for first, and its failure thrown.
-  void write(bool in_background);
-  void wait_for_writer();
+  // The state to write, encoded: the finished calls' nodes copied (later
+  // writes need them), the running call's moved (this write alone does);
+  // every call's moved when `last`.
+  EncodedRunState encode(bool last);
 
   std::vector<std::string> arguments_;
   std::optional<std::string> path_;
@@ -81,8 +92,7 @@ class RunJournal {
   bool extending_ = false;
   CallState extended_;  // the current call's restored state, when extended
   std::vector<CallState> calls_;  // the calls of this run so far
-  std::thread writer_;            // a periodic checkpoint being written
-  std::exception_ptr writer_failure_;
+  CheckpointWriter writer_;       // last: its thread ends before the rest goes
 };
 
 }  // namespace lbmc::engine

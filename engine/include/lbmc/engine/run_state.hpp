@@ -10,12 +10,21 @@
 //
 // File format, version 1: the 10 bytes "LBMCSTATE\n", the format version as
 // a 32-bit little-endian integer, the length of the body as a 64-bit
-// little-endian integer, the body (CBOR, nlohmann-json, with byte strings
-// for the nodes), and the CRC-32 (zlib's, the gzip polynomial) of everything
-// before it, 32-bit little-endian. Files are written beside the target, flushed to disk and
-// renamed over it, so a crash at any instant leaves the previous file.
+// little-endian integer, the body (CBOR with byte strings for the nodes,
+// read by nlohmann-json), and the CRC-32 (zlib's, the gzip polynomial) of
+// everything before it, 32-bit little-endian. Files are written beside the
+// target, flushed to disk and renamed over it, so a crash at any instant
+// leaves the previous file.
+//
+// Memory: a checkpoint is encoded into pieces (EncodedRunState) that take
+// over the nodes' bytes instead of copying them, so writing a state holds
+// one encoded copy beside the run's accumulators; the checksum is computed
+// by whoever writes the pieces (run_state_file.cpp), off the simulating
+// threads when a checkpoint is written in the background
+// (checkpoint_writer.hpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -58,17 +67,30 @@ struct RunState {
 
 inline constexpr std::uint32_t kRunStateFormat = 1;
 
+//! A state file's bytes but its 4-byte checksum, in pieces in file order:
+//! the header and the CBOR around the nodes, and each large node's bytes as
+//! a piece of its own, taken over from the state.
+struct EncodedRunState {
+  std::vector<std::vector<std::byte>> pieces;
+};
+
+//! Encodes `state`, taking over its node bytes (pass a copy to keep them).
+EncodedRunState encode_run_state_pieces(RunState state);
+//! The checksum that ends the file: the CRC-32 of every piece, little-endian.
+std::array<std::byte, 4> run_state_checksum(const EncodedRunState& encoded);
 //! The file's bytes.
 std::vector<std::byte> encode_run_state(const RunState& state);
 //! Throws InputError naming `path` and what is wrong: not a state file,
 //! another format version, a wrong checksum, a truncated or malformed body.
 RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string& path);
 
-//! Writes atomically and durably (temporary file, fsync, rename, fsync of
-//! the folder); throws RuntimeFailure on I/O errors.
+//! Writes the pieces and their checksum atomically and durably (a
+//! temporary file beside `path`, fsync, rename, fsync of the folder);
+//! throws RuntimeFailure naming `path` on I/O errors, leaving no temporary
+//! file and the previous file as it was (run_state_file.cpp).
+void write_run_state_file(const std::string& path, const EncodedRunState& encoded);
+//! The same for a state (copied).
 void write_run_state(const std::string& path, const RunState& state);
-//! The same with the bytes already encoded (encode_run_state).
-void write_run_state_bytes(const std::string& path, const std::vector<std::byte>& bytes);
 //! Reads and decodes; throws InputError when the file cannot be read.
 RunState read_run_state(const std::string& path);
 

@@ -15,6 +15,7 @@
 // by the rules of fields.hpp.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -42,6 +43,10 @@ class ByteWriter {
   void boolean(bool v) { u8(v ? 1 : 0); }
   void f64s(std::span<const double> vs) {
     u64(vs.size());
+    f64s_elements(vs);
+  }
+  //! The elements alone: a sequence written in parts after its length.
+  void f64s_elements(std::span<const double> vs) {
     if constexpr (std::endian::native == std::endian::little) {
       // The encoding is the memory image on a little-endian machine.
       const auto* begin = reinterpret_cast<const std::byte*>(vs.data());
@@ -58,6 +63,13 @@ class ByteWriter {
   void bytes(std::span<const std::byte> b) {
     u64(b.size());
     bytes_.insert(bytes_.end(), b.begin(), b.end());
+  }
+
+  //! Room for `count` more bytes (growing geometrically, as appending does).
+  void reserve(std::size_t count) {
+    if (bytes_.capacity() - bytes_.size() < count) {
+      bytes_.reserve(std::max(bytes_.size() + count, 2 * bytes_.capacity()));
+    }
   }
 
   const std::vector<std::byte>& data() const noexcept { return bytes_; }
