@@ -2,12 +2,17 @@
 # Benchmarks lbmc's kernels against the raw pcg64 floor and an idiomatic NumPy
 # peer (bench/peers/numpy_kernels.py), in one run. See bench/README.md.
 #
-# Usage: scripts/bench.sh [--quick]
+# Usage: scripts/bench.sh [--quick] [--checkpoints]
 #   default: median of 5 runs, each replication loop lasting about 0.5 s
 #   --quick: median of 3 runs of about 0.1 s
+#   --checkpoints: only the cost of checkpoints (about 25 minutes, both
+#     cores; section "checkpoints" below). LBMC=PATH times that binary
+#     instead of building build/release.
 #
 # stdout: CSV with the columns
 #   kernel,case,lbmc_ns_per_variate,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,threads
+# or, with --checkpoints,
+#   measure,case,run,cpu,wall_s,cpu_s,peak_rss_mib,checkpoints,largest_checkpoint_mib,overhead_wall_pct,overhead_cpu_pct
 # stderr: progress and the individual runs.
 set -euo pipefail
 
@@ -18,12 +23,13 @@ usage() {
   sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
 }
 
-quick=0
+quick=0 checkpoints=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
+    --checkpoints) checkpoints=1 ;;
     -h | --help) usage; exit 0 ;;
-    *) echo "bench: unknown argument '$arg' (expected --quick)" >&2; exit 2 ;;
+    *) echo "bench: unknown argument '$arg' (expected --quick or --checkpoints)" >&2; exit 2 ;;
   esac
 done
 
@@ -41,7 +47,7 @@ seed=20240601
 # python3 earlier on PATH may have no NumPy).
 py=/usr/bin/python3
 peer=(env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$py" "$root/bench/peers/numpy_kernels.py")
-lbmc="$root/build/release/lbmc"
+lbmc="${LBMC:-$root/build/release/lbmc}"
 floor_bin="$root/build/bench/rng_floor"
 
 log() { echo "bench: $*" >&2; }
@@ -132,9 +138,101 @@ peer_median() {
 
 # ------------------------------------------------------------------ build ---
 
-log "building Release (scripts/build.sh)"
-"$root/scripts/build.sh" >&2
-[[ -x "$lbmc" ]] || { log "no binary at $lbmc after the build"; exit 3; }
+if [[ -z "${LBMC:-}" ]]; then
+  log "building Release (scripts/build.sh)"
+  "$root/scripts/build.sh" >&2
+fi
+[[ -x "$lbmc" ]] || { log "no binary at $lbmc"; exit 3; }
+
+# ------------------------------------------------------------ checkpoints ---
+
+# --checkpoints: what `--checkpoint FILE` costs a run (bench/RESULTS.md,
+# "Checkpoints"), timed by /usr/bin/time (wall, user + sys, peak RSS).
+#  - one-checkpoint: a run whose two quantile stores end full (2^24 values
+#    each, a 256 MiB state) with and without --checkpoint, one after the
+#    other on cpu 0, medians of 3: the difference is the time to take and
+#    write that one checkpoint (the final one, written before the exit).
+#  - ten-minutes: a single-threaded run of about 10 minutes whose stores
+#    fill as it goes (the state grows to 256 MiB), with --checkpoint-every
+#    60 and without, at the same time, pinned to cpus 0 and 1; then again
+#    with the cpus swapped. Each checkpoint renames a new file over the last,
+#    so polling the file's inode, size and time counts them.
+# Both runs of a pair must write the same CSV.
+if ((checkpoints)); then
+  command -v taskset >/dev/null || { log "taskset (util-linux) is needed for --checkpoints"; exit 3; }
+  work=$(mktemp -d)
+  trap 'rm -rf "$work" "$peer_log"' EXIT
+  # timed NAME CPU ARGS...: lbmc ARGS on cpu CPU; "wall cpu rss_mib" in $work/NAME.time.
+  timed() {
+    local name=$1 cpu=$2
+    shift 2
+    /usr/bin/time -f '%e %U %S %M' -o "$work/$name.raw" taskset -c "$cpu" "$lbmc" "$@" --quiet --csv "$work/$name.csv" \
+      >/dev/null
+    awk '{ printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024 }' "$work/$name.raw" >"$work/$name.time"
+  }
+  # versions FILE PID: "inode size time" of each version of FILE seen while
+  # PID runs and once it ended.
+  versions() {
+    {
+      while kill -0 "$2" 2>/dev/null; do
+        stat -c '%i %s %y' "$1" 2>/dev/null || true
+        sleep 0.5
+      done
+      stat -c '%i %s %y' "$1" 2>/dev/null || true
+    } | uniq
+  }
+  # pct A B: (A - B) / B in %, 2 decimals.
+  pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", (a - b) / b * 100 }'; }
+  same_csv() { cmp -s "$work/$1.csv" "$work/$2.csv" || { log "$1 and $2 wrote different CSV"; exit 3; }; }
+  echo "measure,case,run,cpu,wall_s,cpu_s,peak_rss_mib,checkpoints,largest_checkpoint_mib,overhead_wall_pct,overhead_cpu_pct"
+
+  full=(maxshift --dist poisson:10 --n 2 --reps 16777216 --seed "$seed" --threads 1)
+  case_name="maxshift n=2 R=2^24 (256 MiB)"
+  walls=() cpus=() rsss=() ck_walls=() ck_cpus=() ck_rsss=()
+  for ((i = 0; i < 3; i++)); do
+    log "one-checkpoint $i: ${full[*]} [--checkpoint]"
+    timed plain 0 "${full[@]}"
+    read -r w c r <"$work/plain.time"
+    walls+=("$w") cpus+=("$c") rsss+=("$r")
+    rm -f "$work/one.state"
+    timed one 0 "${full[@]}" --checkpoint "$work/one.state"
+    read -r w c r <"$work/one.time"
+    ck_walls+=("$w") ck_cpus+=("$c") ck_rsss+=("$r")
+    same_csv plain one
+    log "  plain $(cat "$work/plain.time"); checkpoint $(cat "$work/one.time") (wall cpu rss_mib)"
+  done
+  w0=$(median "${walls[@]}") c0=$(median "${cpus[@]}") w1=$(median "${ck_walls[@]}") c1=$(median "${ck_cpus[@]}")
+  size=$(awk -v s="$(stat -c %s "$work/one.state")" 'BEGIN { printf "%.1f\n", s / 1048576 }')
+  r0=$(median "${rsss[@]}") r1=$(median "${ck_rsss[@]}")
+  echo "one-checkpoint,$case_name,without,0,$w0,$c0,${r0%.*},0,,,"
+  echo "one-checkpoint,$case_name,with,0,$w1,$c1,${r1%.*},1,$size,$(pct "$w1" "$w0"),$(pct "$c1" "$c0")"
+  log "one checkpoint of $size MiB: $(awk -v a="$w1" -v b="$w0" 'BEGIN { printf "%.2f", a - b }') s (medians of 3)"
+
+  # About 34 us per replication here: 2^24 replications take about 10 minutes.
+  long=(maxshift --dist poisson:10 --n 10000 --reps 16777216 --seed "$seed" --threads 1)
+  case_name="maxshift n=10000 R=2^24 every 60 s"
+  for cpus_pair in "0 1" "1 0"; do
+    read -r plain_cpu ck_cpu <<<"$cpus_pair"
+    log "ten-minutes: ${long[*]} on cpu $plain_cpu, with --checkpoint-every 60 on cpu $ck_cpu"
+    rm -f "$work/long.state"
+    timed plain "$plain_cpu" "${long[@]}" &
+    plain_pid=$!
+    timed long "$ck_cpu" "${long[@]}" --checkpoint "$work/long.state" --checkpoint-every 60 &
+    long_pid=$!
+    versions "$work/long.state" "$long_pid" >"$work/versions"
+    wait "$plain_pid"
+    wait "$long_pid"
+    same_csv plain long
+    read -r w0 c0 r0 <"$work/plain.time"
+    read -r w1 c1 r1 <"$work/long.time"
+    count=$(wc -l <"$work/versions")
+    largest=$(awk '$2 > m { m = $2 } END { printf "%.1f\n", m / 1048576 }' "$work/versions")
+    log "  plain $w0 $c0 $r0; checkpoint $w1 $c1 $r1 (wall cpu rss_mib); sizes (bytes): $(awk '{ printf "%s ", $2 }' "$work/versions")"
+    echo "ten-minutes,$case_name,without,$plain_cpu,$w0,$c0,$r0,0,,,"
+    echo "ten-minutes,$case_name,with,$ck_cpu,$w1,$c1,$r1,$count,$largest,$(pct "$w1" "$w0"),$(pct "$c1" "$c0")"
+  done
+  exit 0
+fi
 
 if ! "$py" -c 'import numpy' 2>/dev/null; then
   log "$py has no NumPy; run scripts/setup.sh (it installs python3-numpy)"
