@@ -9,7 +9,7 @@
 // - decode_run_state either returns a state or throws engine::InputError
 //   (not a state file, another format version, a wrong checksum, a
 //   truncated or malformed body). A decoded state encodes to bytes that
-//   decode to the same state (arguments, plans, nodes).
+//   decode to the same state (arguments, input files, plans, nodes).
 // - Two copies of a decoded state are also merged as slices: that either
 //   throws InputError (the copies overlap, or the state is not a slice
 //   layout) or covers every block once.
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bytes.insert(bytes.end(), first, first + count);
   };
   if (size > 0 && data[0] == 'B') {
-    // magic, format 1, body length, body, CRC-32 of all before it (little-endian)
+    // magic, the format version, body length, body, CRC-32 of all before it (little-endian)
     append("LBMCSTATE\n", 10);
     const std::uint32_t format = lbmc::engine::kRunStateFormat;
     const std::uint64_t length = size - 1;
@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const lbmc::engine::RunState again = lbmc::engine::decode_run_state(lbmc::engine::encode_run_state(state), "again");
-  check(again.arguments == state.arguments && again.version == state.version);
+  check(again.arguments == state.arguments && again.version == state.version && again.inputs == state.inputs);
   check(again.calls.size() == state.calls.size());
   for (std::size_t c = 0; c < state.calls.size(); ++c) {
     check(again.calls[c].identity == state.calls[c].identity);

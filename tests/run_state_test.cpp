@@ -43,6 +43,7 @@ RunState sample_state() {
   RunState s;
   s.version = "lbmc 1.2.3";
   s.arguments = {"maxload", "--n", "16", "--seed", "7"};
+  s.inputs = {{"times.csv", 1234, 0x89abcdefu}, {"other.txt", std::uint64_t{1} << 40, 0}};
   CallState call;
   call.identity = {7, 1000, 1000, 128, std::nullopt};
   call.next = 4;
@@ -65,6 +66,7 @@ TEST_SUITE("fast") {
     const RunState back = decode_run_state(bytes, "x");
     CHECK(back.version == s.version);
     CHECK(back.arguments == s.arguments);
+    CHECK(back.inputs == s.inputs);
     REQUIRE(back.calls.size() == 2);
     CHECK(back.calls[0].identity == s.calls[0].identity);
     CHECK(back.calls[1].identity.target_rse == 0.01);
@@ -73,9 +75,9 @@ TEST_SUITE("fast") {
     CHECK(back.calls[1].finished);
     CHECK(back.calls[0].nodes[0].bytes == s.calls[0].nodes[0].bytes);
     CHECK(back.calls[0].nodes[1].index == 5);
-    // The header is fixed: magic, format 1 little-endian.
+    // The header is fixed: magic, format 2 little-endian.
     CHECK(std::string(reinterpret_cast<const char*>(bytes.data()), 10) == "LBMCSTATE\n");
-    CHECK(bytes[10] == std::byte{1});
+    CHECK(bytes[10] == std::byte{2});
 
     const auto refused = [](std::vector<std::byte> b, const char* what) {
       CAPTURE(what);
@@ -100,8 +102,8 @@ TEST_SUITE("fast") {
       refused(flipped, "checksum");
     }
     std::vector<std::byte> other = bytes;
-    other[10] = std::byte{2};
-    refused(other, "format version 2");
+    other[10] = std::byte{3};
+    refused(other, "format version 3");
     std::vector<std::byte> csv(20, std::byte{'a'});
     refused(csv, "not an lbmc state file");
     // Bodies of a million nested one-element arrays, or of a million nested
@@ -153,6 +155,51 @@ TEST_SUITE("fast") {
         CHECK(message.find(name) != std::string::npos);
         CHECK_FALSE(fs::exists(out));
       }
+    }
+  }
+
+  TEST_CASE("resume - extend - merge: an input file changed since the state was written is refused - one line - exit 2") {
+    const std::string bin = LBMC_BINARY;
+    const fs::path times = scratch() / "times.txt";
+    const fs::path never = scratch() / "never_input.csv";
+    const fs::path err = scratch() / "input_err.txt";
+    const auto write_times = [&](const char* text) { std::ofstream(times) << text; };
+    const auto refused = [&](const std::string& command) {
+      CAPTURE(command);
+      CHECK(shell(command + " --csv " + never.string() + " 2>" + err.string()) == 2);
+      const std::string message = slurp(err);
+      CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+      CHECK(message.find(times.string()) != std::string::npos);
+      CHECK_FALSE(fs::exists(never));
+      return message;
+    };
+    // Two commands that read a file: the law empirical:FILE, compare's --times.
+    const std::string maxload = bin + " maxload --dist empirical:" + times.string() + " --n 16 --reps 3000 --seed 5 --quiet";
+    const std::string compare = bin + " compare --times " + times.string() + " --P 4 --reps 300 --strategy block,cyclic --seed 5 --quiet";
+    for (const std::string& run : {maxload, compare}) {
+      CAPTURE(run);
+      write_times("1\n2\n3\n5\n8\n13\n");
+      const fs::path whole = scratch() / "whole_input.state";
+      const fs::path a = scratch() / "a_input.state";
+      const fs::path b = scratch() / "b_input.state";
+      const fs::path c = scratch() / "c_input.state";
+      for (const fs::path& p : {whole, a, b, c}) fs::remove(p);
+      REQUIRE(shell(run + " --checkpoint " + whole.string() + " >/dev/null") == 0);
+      REQUIRE(shell(run + " --blocks 0:1 --checkpoint " + a.string()) == 0);
+      REQUIRE(shell(run + " --blocks 1:1e9 --checkpoint " + b.string()) == 0);
+      // Unchanged, the file is accepted.
+      CHECK(shell(bin + " resume " + whole.string() + " --csv - >/dev/null") == 0);
+      CHECK(shell(bin + " merge " + a.string() + " " + b.string() + " --csv - >/dev/null") == 0);
+      // One digit changed, same length: the checksum tells.
+      write_times("1\n2\n3\n5\n8\n14\n");
+      CHECK(refused(bin + " resume " + whole.string()).find("not the data the state's run read (13 bytes") !=
+            std::string::npos);
+      refused(bin + " extend " + whole.string() + " --reps 6000");
+      refused(bin + " merge " + a.string() + " " + b.string());
+      // Slices that read different bytes are not one run.
+      REQUIRE(shell(run + " --blocks 1:1e9 --checkpoint " + c.string()) == 0);
+      CHECK(refused(bin + " merge " + a.string() + " " + c.string()).find("slices of runs that read different data") !=
+            std::string::npos);
     }
   }
 }

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <system_error>
 
@@ -403,6 +404,7 @@ MeasuredValues read_measured_values(const std::string& path, const std::string& 
   if (file.size >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;  // a UTF-8 byte order mark
 
   MeasuredValues sample;
+  sample.file = engine::fingerprint_of(path, std::as_bytes(std::span(file.data.get(), file.size)));
   sample.values.reserve(static_cast<std::size_t>(std::count(p, end, '\n')) + 1);
 
   std::size_t line = 0;
@@ -465,6 +467,7 @@ EmpiricalSample read_empirical_sample(const std::string& path, const std::string
   sample.integer_valued = measured.integer_valued;
   sample.first_negative_line = measured.first_negative_line;
   sample.first_negative = measured.first_negative;
+  sample.file = std::move(measured.file);
   set_moments(sample);
   return sample;
 }

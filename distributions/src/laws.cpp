@@ -37,6 +37,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/math_policy.hpp"
 #include "lbmc/engine/memory_limit.hpp"
+#include "lbmc/engine/run_journal.hpp"
 
 namespace lbmc::dist {
 namespace {
@@ -217,6 +218,7 @@ Empirical table::LawEntry<Empirical>::parse(std::string_view spec, std::string_v
       throw;
     }
   }
+  engine::RunJournal::get().note_input(held->file);
   return Empirical{held, std::string(params)};
 }
 

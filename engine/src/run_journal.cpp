@@ -20,6 +20,7 @@ RunJournal& RunJournal::get() {
 void RunJournal::reset() {
   writer_.drop();
   arguments_.clear();
+  inputs_.clear();
   path_.reset();
   every_seconds_ = 60.0;
   last_write_ = {};
@@ -41,15 +42,36 @@ void RunJournal::record_to(std::string path, double every_seconds, std::uint64_t
   }
 }
 
+void RunJournal::note_input(const InputFile& file) {
+  const auto same_path = [&](const InputFile& f) { return f.path == file.path; };
+  const auto noted = std::find_if(inputs_.begin(), inputs_.end(), same_path);
+  if (noted == inputs_.end()) {
+    inputs_.push_back(file);
+  } else if (!(*noted == file)) {
+    throw InputError(fmt::format("{}: the file changed while this run read it ({}, then {})", file.path,
+                                 describe_fingerprint(*noted), describe_fingerprint(file)));
+  }
+}
+
 void RunJournal::restore(RunState state, bool extending) {
   restored_ = std::move(state);
   extending_ = extending;
+}
+
+void RunJournal::check_restored_inputs() const {
+  if (!restored_) return;
+  if (const auto m = first_mismatch(restored_->inputs, inputs_)) {
+    throw InputError(fmt::format("{}: not the data the state's run read ({} then, {} now); a run cannot go on "
+                                 "with other data",
+                                 m->path, m->first, m->second));
+  }
 }
 
 const CallState* RunJournal::begin_call(const CallIdentity& identity) {
   CallState call;
   call.identity = identity;
   calls_.push_back(std::move(call));
+  if (calls_.size() == 1) check_restored_inputs();
   if (!restored_ || calls_.size() > restored_->calls.size()) return nullptr;
   const CallState& before = restored_->calls[calls_.size() - 1];
   CallIdentity longer = before.identity;
@@ -126,6 +148,7 @@ EncodedRunState RunJournal::encode(bool last) {
   RunState state;
   state.version = version_line();
   state.arguments = arguments_;
+  state.inputs = inputs_;
   for (CallState& call : calls_) {
     if (call.finished && !last) {
       state.calls.push_back(call);

@@ -15,10 +15,10 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/input_file.hpp"
 #include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/serial.hpp"
 
@@ -26,22 +26,6 @@ namespace lbmc::engine {
 namespace {
 
 constexpr std::string_view kMagic = "LBMCSTATE\n";
-
-// zlib's CRC-32 (the polynomial of Boost's crc_32_type and of gzip) of
-// `bytes` continuing `crc` (0 to start), fed in pieces that fit its 32-bit
-// lengths.
-std::uint32_t crc32_of(std::span<const std::byte> bytes, std::uint32_t start = 0) {
-  uLong crc = start;
-  const auto* at = reinterpret_cast<const Bytef*>(bytes.data());
-  std::size_t left = bytes.size();
-  while (left > 0) {
-    const auto piece = static_cast<uInt>(std::min<std::size_t>(left, std::size_t{1} << 30));
-    crc = ::crc32(crc, at, piece);
-    at += piece;
-    left -= piece;
-  }
-  return static_cast<std::uint32_t>(crc);
-}
 
 // nlohmann's CBOR reader descends into nested arrays, maps and chunks of
 // indefinite-length strings by recursion, so a body nested deeper than a
@@ -245,11 +229,18 @@ EncodedRunState encode_run_state_pieces(RunState state) {
   head.u64(0);  // the body's length, set below
   const std::size_t header = head.data().size();
   CborPieces out(head.take());
-  out.map(3);
+  out.map(4);
   out.text("arguments").array(state.arguments.size());
   for (const std::string& argument : state.arguments) out.text(argument);
   out.text("calls").array(state.calls.size());
   for (CallState& call : state.calls) write_call(out, std::move(call));
+  out.text("inputs").array(state.inputs.size());
+  for (const InputFile& file : state.inputs) {
+    out.map(3);
+    out.text("bytes").natural(file.bytes);
+    out.text("crc32").natural(file.crc32);
+    out.text("path").text(file.path);
+  }
   out.text("version").text(state.version);
   EncodedRunState encoded = std::move(out).take();
   std::uint64_t length = 0;
@@ -309,6 +300,10 @@ RunState decode_run_state(const std::vector<std::byte>& bytes, const std::string
     state.version = body.at("version").get<std::string>();
     state.arguments = body.at("arguments").get<std::vector<std::string>>();
     for (const auto& call : body.at("calls")) state.calls.push_back(call_from_json(call));
+    for (const auto& file : body.at("inputs")) {
+      state.inputs.push_back({file.at("path").get<std::string>(), file.at("bytes").get<std::uint64_t>(),
+                              file.at("crc32").get<std::uint32_t>()});
+    }
     return state;
   } catch (const std::exception& e) {
     throw fail(fmt::format("malformed body ({})", e.what()));
@@ -328,8 +323,13 @@ RunState merge_slices(const std::vector<RunState>& states, const std::vector<std
   RunState merged;
   merged.version = states.front().version;
   merged.arguments = states.front().arguments;
+  merged.inputs = states.front().inputs;
   const std::size_t calls = states.front().calls.size();
   for (std::size_t s = 1; s < states.size(); ++s) {
+    if (const auto m = first_mismatch(merged.inputs, states[s].inputs)) {
+      throw InputError(fmt::format("'{}' and '{}' are slices of runs that read different data ({}: {} against {})",
+                                   paths[0], paths[s], m->path, m->first, m->second));
+    }
     if (states[s].calls.size() != calls) {
       throw InputError(
           fmt::format("'{}' holds {} parameter points, '{}' {}", paths[0], calls, paths[s], states[s].calls.size()));

@@ -6,6 +6,7 @@
 #include "lbmc/dist/empirical_sample.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/compare_workload.hpp"
 
@@ -66,6 +67,7 @@ Workload measured_workload(std::string_view spec, double memory_budget) {
     throw engine::InputError(fmt::format("times:{}: line {}: the time {} is negative, and task times must be >= 0",
                                          spec, read.first_negative_line, read.first_negative));
   }
+  engine::RunJournal::get().note_input(read.file);
   bool any_work = false;
   for (const double t : read.values) any_work = any_work || t > 0.0;
   if (!any_work) throw engine::InputError(fmt::format("times:{}: every time is 0 (no work to balance)", spec));

@@ -75,6 +75,7 @@ int run_parsed(CLI::App& app, int argc, const char* const* argv,
 }  // namespace
 
 void options_checked() {
+  engine::RunJournal::get().check_restored_inputs();
   if (current_mode == CliMode::check_only) throw OptionsChecked{};
 }
 

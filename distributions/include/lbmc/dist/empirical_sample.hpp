@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "lbmc/engine/input_file.hpp"
+
 namespace lbmc::dist {
 
 //! A measured sample and the moments of its law: each of the m values taken
@@ -31,6 +33,7 @@ struct EmpiricalSample {
   double variance = 0.0;        // (1/m) sum (x - mean)^2, two passes in double-double
   std::size_t first_negative_line = 0;  // the line of the first value < 0 in file order; 0 if none
   double first_negative = 0.0;          // that value (0 if none)
+  engine::InputFile file;               // the file's name, length and CRC-32
 };
 
 //! Measured values in the order of the file.
@@ -39,6 +42,7 @@ struct MeasuredValues {
   bool integer_valued = false;          // true when every value is an integer
   std::size_t first_negative_line = 0;  // the line of the first value < 0; 0 if none
   double first_negative = 0.0;          // that value (0 if none)
+  engine::InputFile file;               // the file's name, length and CRC-32
 };
 
 //! FILE or FILE:COLUMN: the part after the last colon is a column name when

@@ -46,6 +46,10 @@ class RunJournal {
   //! Records into `path` every `every_seconds` (and at the end); `seed` is
   //! added to the stored arguments when they name none.
   void record_to(std::string path, double every_seconds, std::uint64_t seed);
+  //! Records that the run's data come from `file` (the state stores it; a
+  //! restored run must read the same bytes). A file noted again must have
+  //! the same fingerprint: one read while it changed is an InputError.
+  void note_input(const InputFile& file);
   //! Starts from `state` (its calls are matched in order). When
   //! `extending`, a fixed-length call may now have more replications: it
   //! keeps every node but one holding a short last block, and goes on.
@@ -55,8 +59,13 @@ class RunJournal {
   bool restoring() const noexcept { return restored_.has_value(); }
   bool active() const noexcept { return recording() || restored_.has_value(); }
 
+  //! Throws InputError when a restored run read other input files, or
+  //! other bytes under their names, than this run has noted: called once
+  //! every option (and so every input) has been read, and at the first call.
+  void check_restored_inputs() const;
   //! Opens the next call; returns its restored state, or nullptr. Throws
-  //! InputError when the restored call was made with another plan.
+  //! InputError when the restored call was made with another plan or read
+  //! other inputs (check_restored_inputs).
   const CallState* begin_call(const CallIdentity& identity);
   //! True when a checkpoint is due.
   bool due() const;
@@ -85,6 +94,7 @@ class RunJournal {
   EncodedRunState encode(bool last);
 
   std::vector<std::string> arguments_;
+  std::vector<InputFile> inputs_;
   std::optional<std::string> path_;
   double every_seconds_ = 60.0;
   std::chrono::steady_clock::time_point last_write_{};

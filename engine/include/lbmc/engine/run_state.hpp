@@ -4,11 +4,12 @@
 // an order fixed by its options). The state holds the command's arguments
 // (with the seed made explicit), the lbmc version, and per call the plan
 // that identifies it and the nodes of its block reduction (reduction.hpp) as
-// portable bytes (serial.hpp). Running the same arguments with the state
+// portable bytes (serial.hpp), and the length and CRC-32 of every input file
+// the run read (input_file.hpp), so that it never goes on with other data. Running the same arguments with the state
 // preloaded skips every block a node covers and merges the same subtrees in
 // the same order, so a resumed run writes the bytes of an uninterrupted one.
 //
-// File format, version 1: the 10 bytes "LBMCSTATE\n", the format version as
+// File format, version 2: the 10 bytes "LBMCSTATE\n", the format version as
 // a 32-bit little-endian integer, the length of the body as a 64-bit
 // little-endian integer, the body (CBOR with byte strings for the nodes,
 // read by nlohmann-json), and the CRC-32 (zlib's, the gzip polynomial) of
@@ -30,6 +31,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "lbmc/engine/input_file.hpp"
 
 namespace lbmc::engine {
 
@@ -63,9 +66,10 @@ struct RunState {
   std::string version;                 //!< lbmc's version line
   std::vector<std::string> arguments;  //!< the command line after "lbmc"
   std::vector<CallState> calls;
+  std::vector<InputFile> inputs;  //!< the files its data came from (measured times)
 };
 
-inline constexpr std::uint32_t kRunStateFormat = 1;
+inline constexpr std::uint32_t kRunStateFormat = 2;
 
 //! A state file's bytes but its 4-byte checksum, in pieces in file order:
 //! the header and the CBOR around the nodes, and each large node's bytes as
@@ -101,8 +105,9 @@ std::int64_t blocks_of(const CallIdentity& identity);
 //! each run with --blocks): every call must have the same plan in every
 //! slice, and the slices' nodes must cover each call's blocks exactly once.
 //! Throws InputError naming the files and the missing or repeated blocks.
-//! The result holds the first slice's version and arguments, and every call
-//! finished.
+//! Every slice must have read the same input files (input_file.hpp). The
+//! result holds the first slice's version, arguments and inputs, and every
+//! call finished.
 RunState merge_slices(const std::vector<RunState>& states, const std::vector<std::string>& paths);
 
 }  // namespace lbmc::engine

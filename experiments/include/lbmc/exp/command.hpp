@@ -37,8 +37,9 @@ enum class CliMode { run, check_only };
 int run_cli(int argc, const char* const* argv, CliMode mode = CliMode::run);
 
 //! Called by every command at the point where all its options are checked,
-//! before it opens a file or starts any work: under CliMode::check_only the
-//! command ends there (run_cli returns 0).
+//! before it opens a file or starts any work: a restored run's input files
+//! are checked there (RunJournal::check_restored_inputs), and under
+//! CliMode::check_only the command ends there (run_cli returns 0).
 void options_checked();
 
 }  // namespace lbmc::exp
