@@ -238,6 +238,26 @@ TEST_SUITE("fast") {
         CHECK(outcome("lpt", tied, {p}).split_pairs == splits_of(lpt_owners(tied, p)));
       }
     }
+    // Past 2^14 tasks lpt sorts by radix on the keys' high halves, then
+    // orders runs of equal high halves by their low halves: short runs
+    // (exponential), long ones (a uniform law 1e-5 wide: ~10 runs of
+    // thousands of tasks), runs already in order (geometric, constant).
+    for (const char* spec : {"exponential:1", "uniform:1,1.00001", "geometric:0.5", "constant:2"}) {
+      CAPTURE(spec);
+      const std::vector<double> many = lbmc::test::draw_times(spec, 40000, 8);
+      for (const std::int64_t p : {3, 64}) {
+        CAPTURE(p);
+        const auto owners = lpt_owners(many, p);
+        std::vector<double> loads(static_cast<std::size_t>(p), 0.0);
+        std::vector<std::size_t> order(many.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return many[a] > many[b]; });
+        for (const std::size_t i : order) loads[static_cast<std::size_t>(owners[i])] += many[i];
+        const exp::Outcome o = outcome("lpt", many, {p});
+        CHECK(o.split_pairs == splits_of(owners));
+        CHECK(o.makespan == *std::max_element(loads.begin(), loads.end()));
+      }
+    }
     // Random: consecutive draws differ with probability 1 − 1/P; over 299
     // pairs the count is Binomial(299, 15/16): 4 sd ≈ 17 around 280.3.
     const auto split = outcome("random", t, {16}, 77).split_pairs;

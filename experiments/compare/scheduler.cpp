@@ -36,13 +36,21 @@ double largest(const std::vector<double>& values) {
 // index, in `order`, and the sort keys in that order in `keys` (the time
 // back by time_of_key). The key is the complement of the time's bits: times
 // >= 0 order as their bits do as unsigned integers (-0 is read as +0), so
-// their complements order longest first. Below kRadixMin tasks, std::sort;
-// beyond, a least-significant-digit radix sort of (key, index) in passes of
-// 8 bits, skipping a pass where every key has the same digit; the passes
-// are stable, so equal keys keep the index order. Eight passes of 256
-// buckets beat four of 65536 (12 against 19 ns a task at N = 1e6), whose
-// scatter misses the caches.
+// their complements order longest first. Below kRadixMin tasks, std::sort.
+// Beyond, a least-significant-digit radix sort of (key, index) in passes of
+// 8 bits (256 buckets: four passes of 65536 buckets were slower, their
+// scatter missing the caches), stable, so equal keys keep the index order,
+// and skipping a pass where every key has the same digit. Only the high 32
+// bits are sorted on the whole array; runs of keys equal there (rare for
+// times with a density: they agree to 20 bits of mantissa) are then
+// ordered by the low 32 bits, by insertion when short and by the same
+// passes when long, so that the sort stays exact and O(N) on any law.
 constexpr std::size_t kRadixMin = std::size_t{1} << 14;
+constexpr int kDigitBits = 8;
+constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+constexpr std::uint64_t kDigit = kBuckets - 1;
+// Runs of equal high halves up to this length are sorted by insertion.
+constexpr std::size_t kInsertionMax = 32;
 
 struct SortBuffers {
   std::vector<std::uint64_t>& keys;
@@ -54,6 +62,67 @@ struct SortBuffers {
 
 std::uint64_t key_of_time(double t) { return ~std::bit_cast<std::uint64_t>(t + 0.0); }
 double time_of_key(std::uint64_t key) { return std::bit_cast<double>(~key); }
+
+// Stable LSD radix passes over the digits [first_digit, end_digit) of the
+// keys in [begin, end) of the buffers, their indices moving along.
+void radix_passes(SortBuffers& b, std::size_t begin, std::size_t end, int first_digit, int end_digit) {
+  const std::size_t n = end - begin;
+  const auto passes = static_cast<std::size_t>(end_digit - first_digit);
+  std::uint64_t* keys = b.keys.data() + begin;
+  std::uint32_t* order = b.order.data() + begin;
+  std::uint64_t* other_keys = b.scratch_keys.data() + begin;
+  std::uint32_t* other_order = b.scratch_order.data() + begin;
+  b.counts.assign(passes * kBuckets, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t pass = 0; pass < passes; ++pass) {
+      ++b.counts[pass * kBuckets + ((keys[i] >> (kDigitBits * (first_digit + static_cast<int>(pass)))) & kDigit)];
+    }
+  }
+  bool swapped = false;
+  for (std::size_t pass = 0; pass < passes; ++pass) {
+    std::size_t* count = b.counts.data() + pass * kBuckets;
+    const int shift = kDigitBits * (first_digit + static_cast<int>(pass));
+    if (count[(keys[0] >> shift) & kDigit] == n) continue;  // one digit: nothing moves
+    std::size_t offset = 0;
+    for (std::size_t d = 0; d < kBuckets; ++d) {
+      const std::size_t c = count[d];
+      count[d] = offset;
+      offset += c;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = count[(keys[i] >> shift) & kDigit]++;
+      other_keys[to] = keys[i];
+      other_order[to] = order[i];
+    }
+    std::swap(keys, other_keys);
+    std::swap(order, other_order);
+    swapped = !swapped;
+  }
+  if (swapped) {
+    std::copy(keys, keys + n, other_keys);
+    std::copy(order, order + n, other_order);
+  }
+}
+
+// Sorts [begin, end), whose keys agree in their high 32 bits and whose
+// indices ascend, by the low 32 bits, stably.
+void sort_equal_high_run(SortBuffers& b, std::size_t begin, std::size_t end) {
+  if (end - begin > kInsertionMax) {
+    radix_passes(b, begin, end, 0, 4);
+    return;
+  }
+  for (std::size_t i = begin + 1; i < end; ++i) {
+    const std::uint64_t key = b.keys[i];
+    const std::uint32_t index = b.order[i];
+    std::size_t j = i;
+    for (; j > begin && b.keys[j - 1] > key; --j) {
+      b.keys[j] = b.keys[j - 1];
+      b.order[j] = b.order[j - 1];
+    }
+    b.keys[j] = key;
+    b.order[j] = index;
+  }
+}
 
 void sort_longest_first(std::span<const double> times, SortBuffers b) {
   const std::size_t n = times.size();
@@ -69,33 +138,18 @@ void sort_longest_first(std::span<const double> times, SortBuffers b) {
     std::sort(b.keys.begin(), b.keys.end());
     return;
   }
-  constexpr int kDigitBits = 8;
-  constexpr int kPasses = 64 / kDigitBits;
-  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
-  constexpr std::uint64_t kDigit = kBuckets - 1;
   b.scratch_keys.resize(n);
   b.scratch_order.resize(n);
-  b.counts.assign(kPasses * kBuckets, 0);
-  for (const std::uint64_t key : b.keys) {
-    for (int pass = 0; pass < kPasses; ++pass) ++b.counts[size_of(pass) * kBuckets + ((key >> (kDigitBits * pass)) & kDigit)];
-  }
-  for (int pass = 0; pass < kPasses; ++pass) {
-    std::size_t* count = b.counts.data() + size_of(pass) * kBuckets;
-    const int shift = kDigitBits * pass;
-    if (count[(b.keys[0] >> shift) & kDigit] == n) continue;  // one digit: nothing moves
-    std::size_t offset = 0;
-    for (std::size_t d = 0; d < kBuckets; ++d) {
-      const std::size_t c = count[d];
-      count[d] = offset;
-      offset += c;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t to = count[(b.keys[i] >> shift) & kDigit]++;
-      b.scratch_keys[to] = b.keys[i];
-      b.scratch_order[to] = b.order[i];
-    }
-    b.keys.swap(b.scratch_keys);
-    b.order.swap(b.scratch_order);
+  radix_passes(b, 0, n, 4, 8);
+  // Runs of equal high halves, each ordered by its low halves unless they
+  // already are (equal or ascending keys, as for integer or constant times).
+  for (std::size_t begin = 0; begin < n;) {
+    const std::uint64_t high = b.keys[begin] >> 32;
+    std::size_t end = begin + 1;
+    bool sorted = true;
+    for (; end < n && (b.keys[end] >> 32) == high; ++end) sorted = sorted && b.keys[end - 1] <= b.keys[end];
+    if (!sorted) sort_equal_high_run(b, begin, end);
+    begin = end;
   }
 }
 
