@@ -314,10 +314,20 @@ done
 # ---------------------------------------------------------- task-time laws ---
 
 # Each task-time sampler through maxload by brute force at n = 65536 (a draw
-# and a compare per variate), against NumPy's generator for the same law.
+# and a compare per variate), against NumPy's generator for the same law:
+# the negative binomial on its table (1000,0.01) and past it (1e4,0.01), and
+# the empirical law of 10^5 measured times (lognormal values written once by
+# NumPy from the run's seed; NumPy's peer is rng.choice of the sorted values).
+times_file=$(mktemp --suffix=.txt)
+trap 'rm -f "$peer_log" "$times_file"' EXIT
+"$py" -c 'import sys, numpy as np
+np.savetxt(sys.argv[1], np.random.default_rng(int(sys.argv[2])).lognormal(0.0, 0.5, 100000), fmt="%.17g")' \
+  "$times_file" "$seed"
 for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto:4.5,1" "geometric:0.3" \
-  "negbinomial:3,0.4" "negbinomial:1000,0.01"; do
-  n=65536 case_name="$law n=65536"
+  "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01" "empirical:$times_file"; do
+  label=$law
+  [[ "$law" == empirical:* ]] && label="empirical:(1e5 lognormal times)"
+  n=65536 case_name="$label n=65536"
   log "sampler $case_name"
   result=$(lbmc_median variate "$n" maxload --dist "$law" --n "$n" --seed "$seed" --threads 1 "${brute[@]}")
   read -r lbmc_ns lbmc_reps row_floor <<<"$result"

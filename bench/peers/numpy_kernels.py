@@ -48,6 +48,11 @@ Kernel = Callable[[np.random.Generator, int], None]
 def law_sampler(spec: str) -> Callable[[np.random.Generator, tuple[int, int]], np.ndarray]:
     """rng.<law>(..., size=shape) for an lbmc law spec such as normal:0,1."""
     name, _, params_text = spec.partition(":")
+    if name == "empirical":
+        # One number per line; inversion of the sorted sample is a uniform
+        # choice among the values.
+        values = np.sort(np.loadtxt(params_text, dtype=np.float64, ndmin=1))
+        return lambda rng, shape: rng.choice(values, size=shape)
     try:
         params = [float(p) for p in params_text.split(",")] if params_text else []
     except ValueError:
