@@ -161,6 +161,7 @@ PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& option
   const double smu = std::sqrt(law.lambda);
   if (use_table(poisson_law(law.lambda), law.lambda >= 10.0, smu, options, table_)) {
     method_ = DiscreteMethod::table;
+    table_lo_ = static_cast<std::int64_t>(table_.lo());
     return;
   }
   // PTRS setup, Hörmann (1993) algorithm PTRS step 0.
@@ -196,6 +197,8 @@ BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& opt
     method_ = DiscreteMethod::table;
     table_base_ = flip_ ? n_ - table_.lo() : table_.lo();
     table_step_ = flip_ ? -1.0 : 1.0;
+    integer_base_ = static_cast<std::int64_t>(table_base_);
+    integer_step_ = static_cast<std::int64_t>(table_step_);
     return;
   }
   // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.

@@ -70,8 +70,8 @@ struct MaxLoadKernel {
       engine::Generator local = gen;
       const Sampler draw = sampler;
       for (double& max : maxima) {
-        auto z = static_cast<std::int64_t>(draw(local));
-        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, static_cast<std::int64_t>(draw(local)));
+        std::int64_t z = dist::draw_integer(draw, local);
+        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, dist::draw_integer(draw, local));
         max = static_cast<double>(z);
       }
       gen = local;

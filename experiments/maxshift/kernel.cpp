@@ -312,7 +312,7 @@ struct MaxShiftKernel {
         // AMD hosts the store-to-load round trip doubled the time of a draw.
         std::int64_t whole = 0;
         for (double& y : prefix) {
-          whole += static_cast<std::int64_t>(draw(local));
+          whole += dist::draw_integer(draw, local);
           y = static_cast<double>(whole);
         }
         total = static_cast<double>(whole);

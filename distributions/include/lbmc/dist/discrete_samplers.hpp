@@ -14,6 +14,9 @@
 // - All probabilities come from Loader's saddle-point formulas (log_pmf.hpp),
 //   not from Boost's cdf or quantile. Point masses (p in {0,1}, M = 0,
 //   lambda = 0) consume no randomness.
+// - integer() draws the same variate from the same outputs as an integer
+//   (draw_integer, sampler_support.hpp): the table's cell plus its base,
+//   without the round trip through double that an integer sum would pay.
 // - Reproducibility: the table path is integer compares and one addition (and
 //   a multiplication for binomials). The tail searches (std::exp) and the
 //   rejection samplers' final tests (std::log) call the C library; one whose
@@ -72,6 +75,18 @@ class PoissonSampler {
     if (method_ == DiscreteMethod::rejection) return ptrs(gen);
     return 0.0;
   }
+  //! The same variate as an integer, from the same outputs: the table's
+  //! cells without a round trip through double (see draw_integer).
+  std::int64_t integer(engine::Generator& gen) const {
+    if (method_ == DiscreteMethod::table) [[likely]] {
+      const std::size_t i = table_.locate(gen() >> 1);
+      if (i - 1 < table_.size()) [[likely]]
+        return table_lo_ + static_cast<std::int64_t>(i - 1);
+      return static_cast<std::int64_t>(
+          detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
+    }
+    return static_cast<std::int64_t>((*this)(gen));
+  }
 
   //! How this sampler draws (decided in the constructor).
   DiscreteMethod method() const noexcept { return method_; }
@@ -102,6 +117,7 @@ class PoissonSampler {
   Poisson law_;
   DiscreteMethod method_ = DiscreteMethod::point;
   InversionTable table_;
+  std::int64_t table_lo_ = 0;  // table_.lo() as an integer
   double a_ = 0.0, b_ = 0.0, v_r_ = 0.0, log_inv_alpha_ = 0.0;  // PTRS constants
 };
 
@@ -128,6 +144,18 @@ class BinomialSampler {
     }
     if (method_ == DiscreteMethod::rejection) return btrs(gen);
     return point_;
+  }
+  //! The same variate as an integer, from the same outputs: the table's
+  //! cells without a round trip through double (see draw_integer).
+  std::int64_t integer(engine::Generator& gen) const {
+    if (method_ == DiscreteMethod::table) [[likely]] {
+      const std::size_t i = table_.locate(gen() >> 1);
+      if (i - 1 < table_.size()) [[likely]]
+        return integer_base_ + integer_step_ * static_cast<std::int64_t>(i - 1);
+      return static_cast<std::int64_t>(
+          detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
+    }
+    return static_cast<std::int64_t>((*this)(gen));
   }
 
   //! How this sampler draws (decided in the constructor).
@@ -163,6 +191,7 @@ class BinomialSampler {
   double point_ = 0.0;
   InversionTable table_;                // of Binomial(trials, min(p, 1-p))
   double table_base_ = 0.0, table_step_ = 1.0;  // value of cell 1, and +-1 per cell
+  std::int64_t integer_base_ = 0, integer_step_ = 1;  // the same as integers
   // BTRS constants (on p' = min(p, 1-p)).
   double n_ = 0.0, p_ = 0.0, q_ = 0.0;
   double a_ = 0.0, b_ = 0.0, c_ = 0.0, v_r_ = 0.0, alpha_ = 0.0, log_pmf_mode_ = 0.0;

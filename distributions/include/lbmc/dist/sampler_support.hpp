@@ -9,8 +9,12 @@
 //   passes -ffp-contract=off (CMakeLists.txt).
 // - The cold paths that need the generator (the normal ziggurat's tail, the
 //   table samplers' tails) receive it through detail::with_generator_copy.
+// - draw_integer: an integer law's variate as an integer, for the kernels
+//   that sum or compare integer loads exactly.
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <utility>
 
 #include "lbmc/engine/rng.hpp"
@@ -35,3 +39,22 @@ auto with_generator_copy(engine::Generator& gen, F&& f) {
 }
 
 }  // namespace lbmc::dist::detail
+
+namespace lbmc::dist {
+
+//! A variate of an integer-valued law as an integer: the sampler's own
+//! integer() where it has one (the table samplers: no round trip through
+//! double, which on the critical path of an integer sum cost a conversion,
+//! a multiplication and a store-to-load), else its double converted. Either
+//! way the same outputs are consumed and the value is
+//! static_cast<std::int64_t>(sampler(gen)).
+template <class Sampler>
+std::int64_t draw_integer(const Sampler& sampler, engine::Generator& gen) {
+  if constexpr (requires { { sampler.integer(gen) } -> std::same_as<std::int64_t>; }) {
+    return sampler.integer(gen);
+  } else {
+    return static_cast<std::int64_t>(sampler(gen));
+  }
+}
+
+}  // namespace lbmc::dist
