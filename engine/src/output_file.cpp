@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <vector>
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -14,7 +13,6 @@
 
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
-#include "lbmc/engine/interrupt.hpp"
 
 namespace lbmc::engine {
 namespace {
@@ -50,36 +48,9 @@ OutputFile::OutputFile(std::string option, std::string path)
     in_place_ = true;  // a device or pipe cannot be renamed over: written at commit
     return;
   }
-  const std::filesystem::path target(path_);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  std::string pattern = (dir / fmt::format(".{}.XXXXXX", target.filename().string())).string();
-  std::vector<char> name(pattern.begin(), pattern.end());
-  name.push_back('\0');
-  fd_ = ::mkstemp(name.data());
-  if (fd_ < 0) {
+  if (!temp_.create_beside(path_)) {
     throw InputError(fmt::format("{} '{}': cannot write there ({})", option_, path_, std::strerror(errno)));
   }
-  temp_path_ = name.data();
-  temp_slot_ = register_temporary_file(temp_path_);
-}
-
-OutputFile::OutputFile(OutputFile&& other) noexcept
-    : option_(std::move(other.option_)),
-      path_(std::move(other.path_)),
-      temp_path_(std::move(other.temp_path_)),
-      temp_slot_(other.temp_slot_),
-      fd_(other.fd_),
-      discard_(other.discard_),
-      in_place_(other.in_place_) {
-  other.fd_ = -1;
-  other.temp_path_.clear();
-  other.temp_slot_ = -1;
-}
-
-OutputFile::~OutputFile() {
-  if (fd_ >= 0) ::close(fd_);
-  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
-  unregister_temporary_file(temp_slot_);
 }
 
 void OutputFile::commit(const std::string& content) {
@@ -91,27 +62,23 @@ void OutputFile::commit(const std::string& content) {
     return;
   }
   if (in_place_) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_ < 0) throw RuntimeFailure(fmt::format("cannot open {}: {}", path_, std::strerror(errno)));
-    write_all(fd_, content, path_);
-    const int closed = ::close(fd_);
-    fd_ = -1;
-    if (closed != 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+    const int fd = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw RuntimeFailure(fmt::format("cannot open {}: {}", path_, std::strerror(errno)));
+    try {
+      write_all(fd, content, path_);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
     return;
   }
-  write_all(fd_, content, path_);
-  ::fchmod(fd_, 0644);
-  if (::close(fd_) != 0) {
-    fd_ = -1;
-    throw RuntimeFailure(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
-  }
-  fd_ = -1;
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+  write_all(temp_.fd(), content, path_);
+  ::fchmod(temp_.fd(), 0644);
+  if (!temp_.close()) throw RuntimeFailure(fmt::format("cannot write {}: {}", path_, std::strerror(errno)));
+  if (!temp_.rename_over(path_)) {
     throw RuntimeFailure(fmt::format("cannot rename into {}: {}", path_, std::strerror(errno)));
   }
-  temp_path_.clear();
-  unregister_temporary_file(temp_slot_);
-  temp_slot_ = -1;
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

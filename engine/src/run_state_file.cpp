@@ -1,23 +1,20 @@
 // Run-state files on disk: written atomically and durably, and read.
 //
-// A write goes to a temporary file beside the target, named
-// .NAME.<pid>.<k> and registered for removal by a forced stop
-// (interrupt.hpp) before it is created, so that no instant of a stop leaves
-// one behind; it is flushed (fsync), renamed over the target, and the
-// folder is flushed so that the rename reaches the disk too. The bytes skip
-// the page cache where the file system allows (direct_writer.hpp). Until the
-// rename the previous file is untouched; a failure removes the temporary
-// file. Safe to call from a thread other than the simulating ones
+// A write goes to a temporary file beside the target (temporary_file.hpp:
+// registered for removal by a forced stop before it is created, so that no
+// instant of a stop leaves one behind); it is flushed (fsync), renamed over
+// the target, and the folder is flushed so that the rename reaches the disk
+// too. The bytes skip the page cache where the file system allows
+// (direct_writer.hpp). Until the rename the previous file is untouched; a
+// failure removes the temporary file. Safe to call from a thread other than the simulating ones
 // (checkpoint_writer.hpp): it touches nothing shared but the registry of
 // temporary files, whose slots are atomic.
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <span>
-#include <utility>
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -26,46 +23,10 @@
 
 #include "lbmc/engine/direct_writer.hpp"
 #include "lbmc/engine/errors.hpp"
-#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/run_state.hpp"
+#include "lbmc/engine/temporary_file.hpp"
 
 namespace lbmc::engine {
-namespace {
-
-// The temporary file of one write: closed, removed (unless renamed) and
-// forgotten by the registry when it goes out of scope.
-struct Temporary {
-  std::string name;
-  int slot = -1;
-  int fd = -1;
-  bool renamed = false;
-
-  Temporary() = default;
-  Temporary(const Temporary&) = delete;
-  Temporary& operator=(const Temporary&) = delete;
-  // Registers `candidate`, then creates it; false (errno set) when it
-  // cannot be created (EEXIST: the name is taken).
-  bool create(std::string candidate) {
-    const int registered = register_temporary_file(candidate);
-    fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      const int error = errno;
-      unregister_temporary_file(registered);
-      errno = error;
-      return false;
-    }
-    name = std::move(candidate);
-    slot = registered;
-    return true;
-  }
-  ~Temporary() {
-    if (fd >= 0) ::close(fd);
-    if (!renamed && !name.empty()) ::unlink(name.c_str());
-    unregister_temporary_file(slot);
-  }
-};
-
-}  // namespace
 
 void write_run_state_file(const std::string& path, const EncodedRunState& encoded) {
   const auto failure = [&](const char* what) {
@@ -73,21 +34,17 @@ void write_run_state_file(const std::string& path, const EncodedRunState& encode
   };
   const std::filesystem::path target(path);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  Temporary temp;
-  for (int k = 0; !temp.create((dir / fmt::format(".{}.{}.{}", target.filename().string(), ::getpid(), k)).string());
-       ++k) {
-    if (errno != EEXIST || k == 99) throw failure("write");
-  }
-  DirectWriter out(temp.fd);
+  TemporaryFile temp;
+  if (!temp.create_beside(path)) throw failure("write");
+  DirectWriter out(temp.fd());
   for (const auto& piece : encoded.pieces) {
     if (!out.put(piece)) throw failure("write");
   }
   if (!out.put(run_state_checksum(encoded)) || !out.finish()) throw failure("write");
-  ::fchmod(temp.fd, 0644);
-  if (::fsync(temp.fd) != 0) throw failure("flush");
-  if (::close(std::exchange(temp.fd, -1)) != 0) throw failure("write");
-  if (std::rename(temp.name.c_str(), path.c_str()) != 0) throw failure("rename into");
-  temp.renamed = true;
+  ::fchmod(temp.fd(), 0644);
+  if (::fsync(temp.fd()) != 0) throw failure("flush");
+  if (!temp.close()) throw failure("write");
+  if (!temp.rename_over(path)) throw failure("rename into");
   const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd >= 0) {
     ::fsync(dir_fd);

@@ -1,15 +1,18 @@
 // Output files that appear whole or not at all.
 //
-// The constructor creates a temporary file beside the target (so an
-// unwritable path is reported before any work is done); commit() writes the
-// content and renames it over the target. Until then the target is neither
-// created nor truncated, and a destroyed, uncommitted file removes its
-// temporary. The path "-" means standard output; an existing character
-// device or pipe (/dev/null, a FIFO) is written in place at commit. Under MPI only rank 0's
-// files are written; the other ranks' discard their content.
+// The constructor creates a temporary file beside the target
+// (temporary_file.hpp; so an unwritable path is reported before any work is
+// done); commit() writes the content and renames it over the target. Until
+// then the target is neither created nor truncated, and a destroyed,
+// uncommitted file removes its temporary. The path "-" means standard
+// output; an existing character device or pipe (/dev/null, a FIFO) is
+// written in place at commit. Under MPI only rank 0's files are written;
+// the other ranks' discard their content.
 #pragma once
 
 #include <string>
+
+#include "lbmc/engine/temporary_file.hpp"
 
 namespace lbmc::engine {
 
@@ -17,10 +20,7 @@ class OutputFile {
  public:
   //! Throws InputError naming `option` and the path when it cannot be written.
   OutputFile(std::string option, std::string path);
-  ~OutputFile();
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-  OutputFile(OutputFile&&) noexcept;
+  OutputFile(OutputFile&&) noexcept = default;
   OutputFile& operator=(OutputFile&&) = delete;
 
   bool is_stdout() const noexcept { return path_ == "-"; }
@@ -31,9 +31,7 @@ class OutputFile {
  private:
   std::string option_;
   std::string path_;
-  std::string temp_path_;
-  int temp_slot_ = -1;  // interrupt.hpp's registry of files a forced stop removes
-  int fd_ = -1;
+  TemporaryFile temp_;  // beside the target, renamed over it at commit
   bool discard_ = false;
   bool in_place_ = false;
 };
