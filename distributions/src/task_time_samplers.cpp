@@ -41,15 +41,16 @@ GammaSampler::GammaSampler(const Gamma& law) : law_(law) {
   if (!positive_finite(law.k) || !positive_finite(law.theta)) {
     throw InputError(fmt::format("gamma sampler: need finite K > 0 and THETA > 0, got {}, {}", law.k, law.theta));
   }
-  const bool boosted = law.k < 1.0;
-  const double shape = boosted ? law.k + 1.0 : law.k;
-  d_ = shape - 1.0 / 3.0;
+  if (law.k < 1.0) {
+    small_shape_.emplace(law);
+    return;
+  }
+  d_ = law.k - 1.0 / 3.0;
   const double c = 1.0 / std::sqrt(9.0 * d_);
   scaled_normal_ = NormalSampler(Normal{0.0, c});
   half_inverse_c2_ = 4.5 * d_;
   squeeze_ = detail::GammaSqueeze::of(d_);
   d_theta_ = d_ * law.theta;
-  if (boosted) boost_.emplace(1.0 / law.k, d_theta_);
 }
 
 bool GammaSampler::accepts(double t, double u, double v) const noexcept {

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +17,7 @@
 
 #include "lbmc/dist/double_double.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "ziggurat_solve.hpp"
 
 // No fused multiply-add anywhere in this file (sampler_support.hpp): the wedge
 // tests and the double-double arithmetic must round the same on every target.
@@ -66,38 +66,13 @@ struct ExponentialShape {
   }
 };
 
-// Builds layers 1..L-1 upwards from x_1 = r: f(x_{i+1}) = f(x_i) + v/x_i.
-// Returns the closure defect f(x_{L-1}) + v/x_{L-1} - 1 (0 for the right r),
-// or +1 when the layers reach the top too early (r too small).
-template <class Shape, std::size_t kLayers, class T>
-double closure(T r, std::array<T, kLayers + 1>* xs = nullptr,
-               std::array<T, kLayers + 1>* fs = nullptr, T* area = nullptr) {
-  const T v = Shape::area(r);
-  T x = r;
-  T y = Shape::density(r);
-  if (xs) {
-    (*xs)[0] = v / y;
-    (*fs)[0] = number<T>(0.0);
-    (*xs)[1] = x;
-    (*fs)[1] = y;
-    *area = v;
-  }
-  for (std::size_t i = 2; i < kLayers; ++i) {
-    y = y + v / x;
-    if (!(to_double(y) < 1.0)) return 1.0;
-    x = Shape::inverse(y);
-    if (xs) {
-      (*xs)[i] = x;
-      (*fs)[i] = y;
-    }
-  }
-  return to_double(y + v / x - number<T>(1.0));
-}
-
 template <class Shape, class Table>
 Table build_ziggurat() {
   constexpr std::size_t kLayers = Table::kLayers;
-  auto defect = [](auto r) { return closure<Shape, kLayers>(r); };
+  const Shape shape{};
+  auto defect = [&shape](auto r) {
+    return detail::ziggurat_closure<kLayers>(shape, r, shape.density(r), shape.area(r));
+  };
   // 1. Bracket r in plain double by bisection (closure decreases with r).
   double lo = 1.0;
   double hi = 20.0;
@@ -125,8 +100,8 @@ Table build_ziggurat() {
   // 3. The tables at r, rounded to double.
   std::array<DD, kLayers + 1> xs{};
   std::array<DD, kLayers + 1> fs{};
-  DD v{};
-  closure<Shape, kLayers>(r1, &xs, &fs, &v);
+  const DD v = shape.area(r1);
+  detail::ziggurat_closure<kLayers>(shape, r1, shape.density(r1), v, &xs, &fs);
   Table t;
   t.r = to_double(r1);
   t.v = to_double(v);
@@ -136,24 +111,7 @@ Table build_ziggurat() {
   }
   t.x[kLayers] = 0.0;
   t.f[kLayers] = 1.0;
-  // Fast acceptance: the largest count a with (2m+1)·scale <= x_{i+1} for
-  // every m < a; a signed table's negative entries follow the positive ones.
-  constexpr std::uint64_t kM = std::uint64_t{1} << 52;
-  for (std::size_t i = 0; i < kLayers; ++i) {
-    const double scale = std::ldexp(t.x[i], -53);
-    const double inner = t.x[i + 1];
-    auto abscissa = [scale](std::uint64_t m) { return detail::odd_to_double(m) * scale; };
-    const double guess = std::floor((inner / t.x[i]) * 0x1.0p52);
-    std::uint64_t a = static_cast<std::uint64_t>(std::clamp(guess, 0.0, 0x1.0p52));
-    while (a < kM && abscissa(a) <= inner) ++a;
-    while (a > 0 && abscissa(a - 1) > inner) --a;
-    t.accept[i] = a;
-    t.scale[i] = scale;
-    if constexpr (Table::kEntries > kLayers) {
-      t.accept[i + kLayers] = a;
-      t.scale[i + kLayers] = -scale;
-    }
-  }
+  detail::set_fast_path(t);
   return t;
 }
 

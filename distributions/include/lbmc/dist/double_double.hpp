@@ -1,6 +1,6 @@
 // Double-double ("dd") arithmetic: the samplers' one-time tables
-// (ziggurat.cpp, log_pmf.cpp) and the exponents of the limit laws
-// (analytic/src/bridge.cpp).
+// (ziggurat.cpp, gamma_ziggurat.cpp, log_pmf.cpp) and the exponents of the
+// limit laws (analytic/src/bridge.cpp).
 //
 // Design note
 // - A DD is an unevaluated sum hi + lo of two doubles. Dekker's (1971) exact

@@ -1,5 +1,6 @@
 // x ↦ scale·x^a for one exponent a fixed at construction: the Weibull
-// sampler's E^(1/K) and the gamma boost's U^(1/K), in our own portable code.
+// sampler's E^(1/K) and the small-shape gamma's Z^(1/K), in our own portable
+// code.
 //
 // Design note
 // - x = 2^k·z with z in [1, 2) read from the bits; z lies in one of 128

@@ -1,6 +1,7 @@
 // exp and log in our own code, for the samplers that must give the same bits
-// with every C library: the gamma sampler's exact test and FixedPower's path
-// outside its tables (fixed_power.hpp).
+// with every C library: the gamma sampler's exact test, the table, wedge
+// test and tail of the gamma's X^K ziggurat (gamma_ziggurat.hpp) and
+// FixedPower's path outside its tables (fixed_power.hpp).
 //
 // Design note
 // - Both are table methods in the manner of Tang (1989, "Table-driven

@@ -11,9 +11,10 @@
 //   once per parameter point, outside the replication loop (visit_sampler).
 // - Files: ziggurat.hpp (normal, exponential), discrete_samplers.hpp
 //   (Poisson, binomial), task_time_samplers.hpp (gamma, lognormal, Weibull,
-//   Pareto, geometric, negative binomial, empirical), block_rejection.hpp
-//   (the negative binomial past its table), log_pmf.hpp (Poisson, binomial
-//   and negative binomial probabilities), sampler_support.hpp
+//   Pareto, geometric, negative binomial, empirical), gamma_ziggurat.hpp
+//   (gamma with K < 1), block_rejection.hpp (the negative binomial past its
+//   table), log_pmf.hpp (Poisson, binomial and negative binomial
+//   probabilities), sampler_support.hpp
 //   (no fused multiply-add; generator hand-off to cold paths); here uniform,
 //   constant, sampler_for_t and visit_sampler. Each file's note has the details.
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b. The constant
@@ -29,6 +30,7 @@
 #include <variant>
 
 #include "lbmc/dist/discrete_samplers.hpp"
+#include "lbmc/dist/gamma_ziggurat.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
 #include "lbmc/dist/sampler_support.hpp"

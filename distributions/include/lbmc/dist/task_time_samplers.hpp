@@ -7,10 +7,9 @@
 //   ziggurat normal and the open uniform: d = K - 1/3, c = 1/sqrt(9d),
 //   t = c·x (x normal: drawn as Normal(0, c)), v = (1 + t)^3, accept d·v
 //   with probability e^g, g = x^2/2 + d(1 - v + ln v) = -3d·L(t) where
-//   L(t) = t - t^2/2 + t^3/3 - ln(1 + t) >= 0. K < 1 by the usual boost
-//   (their §6): Gamma(K+1)·U^(1/K), U^(1/K) by FixedPower (fixed_power.hpp)
-//   with d·THETA folded into its scale. Range: (0, inf); 0 itself only by
-//   underflow of U^(1/K) when K is small (K = 0.01 and U < 2^-10.7).
+//   L(t) = t - t^2/2 + t^3/3 - ln(1 + t) >= 0. Range: (0, inf). K < 1:
+//   THETA·Z^(1/K) with Z = X^K drawn by its own ziggurat
+//   (gamma_ziggurat.hpp), one generator output for nearly every draw.
 // - The gamma squeeze: with w = min(1 + t, 1),
 //     L(t) <= t^4/4 - t^5/5 + t^6/(6w)   for every t > -1
 //   (t >= 0: L' = t^3/(1+t) <= t^3(1 - t + t^2); t < 0: L = sum_j>=4 |t|^j/j
@@ -18,9 +17,8 @@
 //   e^(-y) >= 1 - y, so u·w < w(1 - 2^-40 - t^4(3d/4 - 3d/5·t)) - (d/2)t^6
 //   accepts without a logarithm (the 2^-40 absorbs rounding; no division,
 //   no branch but the test). It leaves 1.5% of the points at K = 2.5 (1.4%
-//   are rejections) and 4.0% at K + 1 = 1.3 (3.1%), against 8% with the
-//   paper's u < 1 - 0.0331x^4; those take the exact test ln u < g, with
-//   portable_log (portable_exp_log.hpp).
+//   are rejections), against 8% with the paper's u < 1 - 0.0331x^4; those
+//   take the exact test ln u < g, with portable_log (portable_exp_log.hpp).
 // - Lognormal(MU, SIGMA): exp(MU + SIGMA·z), z our normal. Range: (0, inf).
 // - Weibull(K, LAMBDA): inversion, LAMBDA·E^(1/K), E = -ln U our
 //   exponential (ziggurat): LAMBDA·E for K = 1, LAMBDA·sqrt(E) for K = 2,
@@ -65,6 +63,7 @@
 
 #include "lbmc/dist/block_rejection.hpp"
 #include "lbmc/dist/fixed_power.hpp"
+#include "lbmc/dist/gamma_ziggurat.hpp"
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/portable_exp_log.hpp"
@@ -104,28 +103,26 @@ struct GammaSqueeze {
 UnimodalLaw negbinomial_unimodal(double r, double p);
 }  // namespace detail
 
-//! Sampler for Gamma{k, theta}: Marsaglia–Tsang (boosted for k < 1).
+//! Sampler for Gamma{k, theta}: Marsaglia–Tsang for k >= 1, the ziggurat on
+//! X^k (SmallShapeGammaSampler) for k < 1.
 class GammaSampler {
  public:
   //! Throws engine::InputError unless k > 0 and theta > 0, both finite.
   explicit GammaSampler(const Gamma& law);
 
-  //! One variate; about 2.04 outputs of the generator for k = 2.5, one
-  //! more for k < 1.
+  //! One variate; about 2.04 outputs of the generator for k = 2.5, 1.004
+  //! for k = 0.3.
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
-    if (!boost_) [[likely]] return d_theta_ * draw_cube(gen);
-    // The boost's uniform first: its power's longer chain of operations
-    // then overlaps the cube's.
-    const double boost = (*boost_)(engine::uniform_open01(gen));  // d·theta·u^(1/k)
-    return draw_cube(gen) * boost;
+    if (!small_shape_) [[likely]] return d_theta_ * draw_cube(gen);
+    return (*small_shape_)(gen);
   }
   //! The law the sampler was built from.
   const Gamma& law() const noexcept { return law_; }
 
  private:
   // v = (1 + t)^3, t = c·x, accepted by Marsaglia–Tsang: d·v is
-  // Gamma(d + 1/3) with d = k - 1/3 (k + 1 when boosted), scale 1.
+  // Gamma(d + 1/3) with d = k - 1/3, scale 1.
   double draw_cube(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     for (;;) {
@@ -148,7 +145,7 @@ class GammaSampler {
 
   Gamma law_;
   NormalSampler scaled_normal_{Normal{0.0, 1.0}};  // Normal(0, c): t itself
-  std::optional<FixedPower> boost_;                // d·theta·u^(1/k), for k < 1
+  std::optional<SmallShapeGammaSampler> small_shape_;  // for k < 1
   const ExpLogTables* math_ = &exp_log_tables();
   detail::GammaSqueeze squeeze_;
   double d_ = 0.0;

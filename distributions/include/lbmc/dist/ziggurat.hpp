@@ -39,7 +39,8 @@
 namespace lbmc::dist {
 
 //! Ziggurat tables for a decreasing density shape f on [0, inf) with f(0) = 1
-//! (normal: exp(-x^2/2); exponential: exp(-x)), Marsaglia & Tsang (2000) §2.
+//! (normal: exp(-x^2/2); exponential: exp(-x); the gamma's X^K:
+//! exp(-x^(1/K)), gamma_ziggurat.hpp), Marsaglia & Tsang (2000) §2.
 //! Layer 0 is the base strip (the rectangle [0, r] x [0, f(r)] plus the tail
 //! beyond r, as one strip of width x_0 = v/f(r)); layer i >= 1 is the
 //! rectangle [0, x_i] x [f(x_i), f(x_{i+1})]. Every layer has area v:
@@ -90,6 +91,28 @@ namespace detail {
 //! which is one instruction on x86-64, unlike the unsigned one).
 inline double odd_to_double(std::uint64_t m) noexcept {
   return static_cast<double>(static_cast<std::int64_t>(2 * m + 1));
+}
+
+//! The fast path's reading of one 64-bit output: the low bits pick the
+//! entry j (bits 0-9 for 1024 entries), bits 12-63 a 52-bit integer m, and
+//! the abscissa is z = (2m+1)·scale[j]; the point lies inside the layer's
+//! inner rectangle when m < accept[j].
+struct ZigguratPoint {
+  std::size_t entry;
+  std::uint64_t m;
+  double z;
+  //! Whether the point is inside its layer's inner rectangle.
+  template <class Table>
+  bool inside(const Table& t) const noexcept {
+    return m < t.accept[entry];
+  }
+};
+template <class Table>
+inline ZigguratPoint ziggurat_point(const Table& t, std::uint64_t bits) noexcept {
+  LBMC_SAMPLER_NO_FP_CONTRACT
+  const auto j = static_cast<std::size_t>(bits & t.kEntryMask);
+  const std::uint64_t m = bits >> 12;
+  return {j, m, odd_to_double(m) * t.scale[j]};
 }
 
 //! A standard half-normal variate conditioned on X > r (Marsaglia 1964): in (r, inf).
@@ -159,11 +182,10 @@ class NormalSampler {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const NormalZiggurat& t = *table_;
     for (;;) {
-      const std::uint64_t bits = gen();
-      const std::size_t j = static_cast<std::size_t>(bits & t.kEntryMask);  // layer and sign
-      const std::uint64_t m = bits >> 12;
-      double z = detail::odd_to_double(m) * t.scale[j];  // the signed abscissa
-      if (m >= t.accept[j]) [[unlikely]] {
+      const detail::ZigguratPoint p = detail::ziggurat_point(t, gen());
+      const std::size_t j = p.entry;  // layer and sign
+      double z = p.z;                 // the signed abscissa
+      if (!p.inside(t)) [[unlikely]] {
         const std::size_t i = j % t.kLayers;
         if (i == 0) {
           const double tail = detail::with_generator_copy(
@@ -203,18 +225,15 @@ class ExponentialSampler {
     // Inline, like the normal's, so that the generator stays in registers.
     double offset = 0.0;  // r per visit to the base strip's tail (X | X > r ~ r + X)
     for (;;) {
-      const std::uint64_t bits = gen();
-      const std::size_t i = static_cast<std::size_t>(bits & t.kEntryMask);
-      const std::uint64_t m = bits >> 12;
-      const double z = detail::odd_to_double(m) * t.scale[i];
-      if (m >= t.accept[i]) [[unlikely]] {
-        if (i == 0) {
+      const detail::ZigguratPoint p = detail::ziggurat_point(t, gen());
+      if (!p.inside(t)) [[unlikely]] {
+        if (p.entry == 0) {
           offset += t.r;
           continue;
         }
-        if (!detail::exponential_under_curve(t, i, z, engine::uniform01(gen))) continue;
+        if (!detail::exponential_under_curve(t, p.entry, p.z, engine::uniform01(gen))) continue;
       }
-      return mean_ * (offset + z);
+      return mean_ * (offset + p.z);
     }
   }
 
