@@ -5,9 +5,9 @@
 // - A state file (run_state.hpp) stores the command line, not the data its
 //   file arguments named. It stores each such file's fingerprint as well,
 //   and a resumed, extended or merged run that reads other bytes under the
-//   same name is refused (RunJournal::begin_call), and so are slices that
-//   read different bytes (merge_slices): the output would mix two workloads
-//   and match no single run.
+//   same name is refused (RunJournal::check_restored_inputs), and so are
+//   slices that read different bytes (merge_slices): the output would mix
+//   two workloads and match no single run.
 // - CRC-32 (zlib's, the gzip polynomial) detects every change of up to 32
 //   adjacent bits and any other change but for a chance of 2^-32; the
 //   length is compared as well. It costs about 0.2 ns a byte (zlib), a
