@@ -195,10 +195,8 @@ BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& opt
   const double spq = std::sqrt(n_ * p_ * q_);     // its standard deviation
   if (use_table(reduced, n_ * p_ >= 10.0, spq, options, table_)) {
     method_ = DiscreteMethod::table;
-    table_base_ = flip_ ? n_ - table_.lo() : table_.lo();
-    table_step_ = flip_ ? -1.0 : 1.0;
-    integer_base_ = static_cast<std::int64_t>(table_base_);
-    integer_step_ = static_cast<std::int64_t>(table_step_);
+    table_base_ = static_cast<std::int64_t>(flip_ ? n_ - table_.lo() : table_.lo());
+    table_step_ = flip_ ? -1 : 1;
     return;
   }
   // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.

@@ -71,7 +71,6 @@ const CallState* RunJournal::begin_call(const CallIdentity& identity) {
   CallState call;
   call.identity = identity;
   calls_.push_back(std::move(call));
-  if (calls_.size() == 1) check_restored_inputs();
   if (!restored_ || calls_.size() > restored_->calls.size()) return nullptr;
   const CallState& before = restored_->calls[calls_.size() - 1];
   CallIdentity longer = before.identity;

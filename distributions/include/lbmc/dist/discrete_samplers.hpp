@@ -65,26 +65,14 @@ class PoissonSampler {
   //! One variate.
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
-    if (method_ == DiscreteMethod::table) [[likely]] {
-      const std::size_t i = table_.locate(gen() >> 1);
-      if (i - 1 < table_.size()) [[likely]]
-        return table_.lo() + static_cast<double>(static_cast<std::int64_t>(i - 1));
-      return detail::with_generator_copy(
-          gen, [this, i](engine::Generator& g) { return tail(i != 0, g); });
-    }
+    if (method_ == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
     if (method_ == DiscreteMethod::rejection) return ptrs(gen);
     return 0.0;
   }
   //! The same variate as an integer, from the same outputs: the table's
   //! cells without a round trip through double (see draw_integer).
   std::int64_t integer(engine::Generator& gen) const {
-    if (method_ == DiscreteMethod::table) [[likely]] {
-      const std::size_t i = table_.locate(gen() >> 1);
-      if (i - 1 < table_.size()) [[likely]]
-        return table_lo_ + static_cast<std::int64_t>(i - 1);
-      return static_cast<std::int64_t>(
-          detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
-    }
+    if (method_ == DiscreteMethod::table) [[likely]] return table_variate(gen);
     return static_cast<std::int64_t>((*this)(gen));
   }
 
@@ -113,6 +101,13 @@ class PoissonSampler {
     }
   }
   double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
+  // The table's cell, or past it the tail search (an integer either way).
+  std::int64_t table_variate(engine::Generator& gen) const {
+    const std::size_t i = table_.locate(gen() >> 1);
+    if (i - 1 < table_.size()) [[likely]] return table_lo_ + static_cast<std::int64_t>(i - 1);
+    return static_cast<std::int64_t>(
+        detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
+  }
 
   Poisson law_;
   DiscreteMethod method_ = DiscreteMethod::point;
@@ -135,26 +130,14 @@ class BinomialSampler {
   //! One variate.
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
-    if (method_ == DiscreteMethod::table) [[likely]] {
-      const std::size_t i = table_.locate(gen() >> 1);
-      if (i - 1 < table_.size()) [[likely]]
-        return table_base_ + table_step_ * static_cast<double>(static_cast<std::int64_t>(i - 1));
-      return detail::with_generator_copy(
-          gen, [this, i](engine::Generator& g) { return tail(i != 0, g); });
-    }
+    if (method_ == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
     if (method_ == DiscreteMethod::rejection) return btrs(gen);
     return point_;
   }
   //! The same variate as an integer, from the same outputs: the table's
   //! cells without a round trip through double (see draw_integer).
   std::int64_t integer(engine::Generator& gen) const {
-    if (method_ == DiscreteMethod::table) [[likely]] {
-      const std::size_t i = table_.locate(gen() >> 1);
-      if (i - 1 < table_.size()) [[likely]]
-        return integer_base_ + integer_step_ * static_cast<std::int64_t>(i - 1);
-      return static_cast<std::int64_t>(
-          detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
-    }
+    if (method_ == DiscreteMethod::table) [[likely]] return table_variate(gen);
     return static_cast<std::int64_t>((*this)(gen));
   }
 
@@ -185,13 +168,20 @@ class BinomialSampler {
     }
   }
   double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
+  // The table's cell read from the top when p > 1/2, or past the table the
+  // tail search (an integer either way).
+  std::int64_t table_variate(engine::Generator& gen) const {
+    const std::size_t i = table_.locate(gen() >> 1);
+    if (i - 1 < table_.size()) [[likely]] return table_base_ + table_step_ * static_cast<std::int64_t>(i - 1);
+    return static_cast<std::int64_t>(
+        detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
+  }
 
   Binomial law_;
   DiscreteMethod method_ = DiscreteMethod::point;
   double point_ = 0.0;
   InversionTable table_;                // of Binomial(trials, min(p, 1-p))
-  double table_base_ = 0.0, table_step_ = 1.0;  // value of cell 1, and +-1 per cell
-  std::int64_t integer_base_ = 0, integer_step_ = 1;  // the same as integers
+  std::int64_t table_base_ = 0, table_step_ = 1;  // value of cell 1, and +-1 per cell
   // BTRS constants (on p' = min(p, 1-p)).
   double n_ = 0.0, p_ = 0.0, q_ = 0.0;
   double a_ = 0.0, b_ = 0.0, c_ = 0.0, v_r_ = 0.0, alpha_ = 0.0, log_pmf_mode_ = 0.0;

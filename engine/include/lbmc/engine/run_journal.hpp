@@ -60,12 +60,12 @@ class RunJournal {
   bool active() const noexcept { return recording() || restored_.has_value(); }
 
   //! Throws InputError when a restored run read other input files, or
-  //! other bytes under their names, than this run has noted: called once
-  //! every option (and so every input) has been read, and at the first call.
+  //! other bytes under their names, than this run has noted: called by
+  //! options_checked (command.hpp), once every option, and so every input,
+  //! has been read and before any work starts.
   void check_restored_inputs() const;
   //! Opens the next call; returns its restored state, or nullptr. Throws
-  //! InputError when the restored call was made with another plan or read
-  //! other inputs (check_restored_inputs).
+  //! InputError when the restored call was made with another plan.
   const CallState* begin_call(const CallIdentity& identity);
   //! True when a checkpoint is due.
   bool due() const;
