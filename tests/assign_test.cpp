@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/reference_unavailable.hpp"
+#include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/assign.hpp"
 
 using namespace lbmc;
@@ -31,6 +33,30 @@ TEST_SUITE("fast") {
   TEST_CASE("assign: the multinomial method switches at N = 64 P") {
     CHECK(exp::choose_multinomial_method(6400, 100) == exp::MultinomialMethod::throwing);
     CHECK(exp::choose_multinomial_method(6401, 100) == exp::MultinomialMethod::conditional);
+  }
+
+  TEST_CASE("assign: a point past the Poisson law's range has no Poisson-model reference - the multinomial's stays") {
+    // N/P = 4.5e15: the multinomial runs (binomial draws to 2^53), the
+    // Poisson model's cdf does not converge there.
+    CHECK_THROWS_AS(exp::assign_exact(exp::AssignModel::poisson, 9'000'000'000'000'000, 2, 1),
+                    analytic::ReferenceUnavailable);
+    CHECK_THROWS_AS(exp::require_within_laws(exp::AssignModel::poisson, 9'000'000'000'000'000, 2, 1),
+                    engine::InputError);
+    CHECK_NOTHROW(exp::require_within_laws(exp::AssignModel::poisson, 20'000'000'000, 2, 1));  // mean 1e10
+    CHECK_NOTHROW(exp::require_within_laws(exp::AssignModel::multinomial, std::int64_t{1} << 53, 2, 1));
+    CHECK_THROWS_AS(exp::require_within_laws(exp::AssignModel::multinomial, (std::int64_t{1} << 53) + 1, 2, 1),
+                    engine::InputError);
+    const auto exact = exp::assign_exact(exp::AssignModel::multinomial, 9'000'000'000'000'000, 2, 1);
+    CHECK(exact.mean > 4.5e15);
+  }
+
+  TEST_CASE("assign: load counters only where tasks are thrown") {
+    using exp::AssignModel;
+    using exp::MultinomialMethod;
+    CHECK(exp::load_counters(AssignModel::multinomial, MultinomialMethod::throwing, 1000, 100) == 100);
+    CHECK(exp::load_counters(AssignModel::multinomial, MultinomialMethod::throwing, 10, 1000) == 10);
+    CHECK(exp::load_counters(AssignModel::multinomial, MultinomialMethod::conditional, 1000, 100) == 0);
+    CHECK(exp::load_counters(AssignModel::poisson, MultinomialMethod::throwing, 1000, 100) == 0);
   }
 
   TEST_CASE("assign: a single processor takes every task") {

@@ -130,6 +130,9 @@ TEST_SUITE("fast") {
         {"assign --P 10 --group 3", "--group"},
         {"assign --group 0", "--group"},
         {"assign --model other", "--model"},
+        {"assign --N 1e18 --P 2", "2^53"},
+        {"assign --model poisson --N 1e18 --P 2", "poisson:LAMBDA"},
+        {"assign --model multinomial,poisson --N 2e10 --P 1", "poisson:LAMBDA"},
         {"assign --solve-P --lambda 0", "--lambda"},
         {"assign --solve-P --target 1.5", "--target"},
         {"dynamic --p 0", "--p"},
@@ -357,6 +360,10 @@ TEST_SUITE("fast") {
     }
     const Outcome sparse = lbmc("assign --N 10 --P 1e9 --reps 100 --quiet --csv -");
     CHECK(sparse.code == 0);
+    // The Poisson model and conditional binomials keep no load counters: a
+    // bound on them (N or P, 8 bytes, per thread) would refuse these.
+    CHECK(lbmc("assign --model poisson --N 2e7 --P 2e6 --reps 2 --threads 2 --max-memory 2M --quiet").code == 0);
+    CHECK(lbmc("assign --N 1e9 --P 1e5 --reps 2 --threads 2 --max-memory 1M --quiet").code == 0);
     // --max-memory, in powers of 1024: 2^20 stored maxima need 16 MiB.
     const Outcome capped = lbmc("maxload --n 4 --reps 1048576 --max-memory 15M --quiet");
     CHECK(capped.code == 2);

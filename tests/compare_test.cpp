@@ -199,7 +199,7 @@ TEST_SUITE("fast") {
     CHECK(exp::largest_chunk({StrategyKind::block, 0}, 10, 4) == 0);
   }
 
-  TEST_CASE("compare: chunk:1 is self, value for value; chunks agree with a priority-queue schedule") {
+  TEST_CASE("compare: chunk:1 is self value for value - chunks agree with a priority-queue schedule") {
     for (const char* spec : {"exponential:1", "geometric:0.2", "pareto:3,1", "uniform:0,1"}) {
       CAPTURE(spec);
       const std::vector<double> times = lbmc::test::draw_times(spec, 1000, 9);
@@ -593,7 +593,7 @@ TEST_SUITE("statistical") {
     CHECK(other.out != one.out);
   }
 
-  TEST_CASE("compare: --h is a sweep with its own column, the task times shared across it") {
+  TEST_CASE("compare: --h is a sweep with its own column - the task times shared across it") {
     const Outcome run = lbmc_run(
         "compare --dist exponential:1 --N 40 --P 4 --h 0,0.5,2 --strategy block,self,chunk:4,guided --reps 2000 "
         "--seed 23 --quiet --csv -");
@@ -678,7 +678,7 @@ TEST_SUITE("statistical") {
 }
 
 TEST_SUITE("fast") {
-  TEST_CASE("compare: the ranking by efficiency - highest first, ties in listed order, se to two digits") {
+  TEST_CASE("compare: the ranking by efficiency - highest first - ties in listed order - se to two digits") {
     exp::CompareSpec spec{exp::drawn_workload(dist::Exponential{1.0}, 10), {2}, exp::parse_strategies("block,self,chunk:16,lpt")};
     exp::CompareSample sample;
     const double values[4][2] = {{0.5, 0.7}, {0.8, 0.9}, {0.6, 0.6}, {0.8, 0.9}};

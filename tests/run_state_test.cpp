@@ -270,15 +270,46 @@ TEST_SUITE("statistical") {
     }
   }
 
-  TEST_CASE("interrupt: a second signal stops a block that never ends at once - with one line and no files left") {
-    // One replication of 4e18 normal draws: no block boundary for centuries.
+  TEST_CASE("interrupt: a replication that never ends stops at the signal - with the checkpoint of the blocks done") {
+    // One replication of 4e18 steps: no block boundary for centuries, so the
+    // kernel itself must look for the stop.
+    const char* endless[] = {
+        "maxload --n 4e18 --method brute",
+        "maxload --dist poisson:3 --n 4e18 --method brute",
+        "scatter --tasks 4e18 --procs 2",
+        "scatter --tasks 1 --procs 4e18",
+        "assign --model poisson --N 4e18 --P 4e18",
+    };
+    for (const char* args : endless) {
+      CAPTURE(args);
+      const fs::path dir = scratch() / "endless_one";
+      fs::remove_all(dir);
+      fs::create_directories(dir);
+      const fs::path err = scratch() / "endless_one_err.txt";
+      const int code = shell(std::string(LBMC_BINARY) + " " + args + " --reps 10 --seed 1 --quiet --csv " +
+                             (dir / "out.csv").string() + " --checkpoint " + (dir / "run.state").string() + " 2>" +
+                             err.string() + " & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid");
+      CHECK(code == 130);
+      const std::string message = slurp(err);
+      CHECK(std::count(message.begin(), message.end(), '\n') == 1);
+      CHECK(message.find("interrupted") != std::string::npos);
+      CHECK(message.find("grace period") == std::string::npos);
+      CHECK(fs::exists(dir / "run.state"));  // the final checkpoint: no block done
+      CHECK_FALSE(fs::exists(dir / "out.csv"));
+    }
+  }
+
+  TEST_CASE("interrupt: a second signal stops at once - with one line and no files left") {
+    // Both signals wait while the process is stopped, then arrive together:
+    // the second one ends the run before any boundary or checkpoint.
     const fs::path dir = scratch() / "endless";
     fs::create_directories(dir);
     const fs::path err = scratch() / "endless_err.txt";
     const int code = shell(std::string(LBMC_BINARY) +
                            " maxload --n 4e18 --method brute --reps 10 --seed 1 --quiet --csv " + (dir / "out.csv").string() +
                            " --checkpoint " + (dir / "run.state").string() + " 2>" + err.string() +
-                           " & pid=$!; sleep 0.5; kill -TERM $pid; sleep 0.2; kill -TERM $pid; wait $pid");
+                           " & pid=$!; sleep 0.5; kill -STOP $pid; kill -INT $pid; kill -TERM $pid; kill -CONT $pid;"
+                           " wait $pid");
     CHECK(code == 130);
     const std::string message = slurp(err);
     CHECK(std::count(message.begin(), message.end(), '\n') == 1);

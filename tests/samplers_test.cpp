@@ -1338,7 +1338,7 @@ TEST_SUITE("statistical") {
     CHECK(wrong.statistic > 4.0 * wrong.critical);
   }
 
-  TEST_CASE("samplers: block rejection's geometric tails, given a share of the hat to draw from") {
+  TEST_CASE("samplers: block rejection's geometric tails - given a share of the hat to draw from") {
     // The samplers leave 2^-40 of the hat to the tails beyond the blocks;
     // here the blocks stop where a tail's hat holds 1%, so that the tail
     // proposals (a geometric variate by inversion, the exact test) are drawn

@@ -55,7 +55,7 @@ bool close(double got, double want, double relative) {
 }  // namespace
 
 TEST_SUITE("fast") {
-  TEST_CASE("task-time laws: every law of the table parses, prints its spec back and states its range") {
+  TEST_CASE("task-time laws: every law of the table parses - prints its spec back and states its range") {
     for (const char* spec : {"gamma:2.5,2", "lognormal:0,0.5", "weibull:1.5,2", "pareto:4.5,1", "geometric:0.3",
                              "negbinomial:3,0.4", "normal:0,1", "poisson:4"}) {
       CAPTURE(spec);

@@ -38,7 +38,6 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kMaxMagnitude = 1e100;
 inline constexpr double kMinScale = 1e-100;
 inline constexpr double kMinRelativeSpread = 1e-6;
-inline constexpr double kMaxIntegerMean = 1e10;
 
 struct Facts {
   double support_min;

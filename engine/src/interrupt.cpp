@@ -80,6 +80,10 @@ void install_interrupt_handler() {
 
 bool interrupt_requested() noexcept { return g_interrupted != 0; }
 
+void throw_if_interrupted() {
+  if (g_interrupted != 0) throw Interrupted();
+}
+
 void interrupt_reached_boundary() noexcept {
   if (g_interrupted != 0) ::alarm(0);
 }

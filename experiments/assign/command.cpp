@@ -72,10 +72,21 @@ class AssignCommand final : public Command {
       models.push_back(name == "poisson" ? AssignModel::poisson : AssignModel::multinomial);
     }
     const RunOptions settings = check_run_options(run_text_);
-    // Throwing tasks counts the load of every processor, or of every task's
-    // processor when tasks are few: one 8-byte counter each, per thread.
-    const double counters = static_cast<double>(std::min(*std::max_element(tasks.begin(), tasks.end()),
-                                                         *std::max_element(procs.begin(), procs.end())));
+    // Every point within its model's laws, and the most load counters of
+    // any point (8 bytes each, per thread).
+    double counters = 0.0;
+    for (const AssignModel model : models) {
+      for (const std::int64_t n : tasks) {
+        for (const std::int64_t p : procs) {
+          for (const std::int64_t group : groups) {
+            require_within_laws(model, n, p, group);
+            const std::int64_t bins = p / group;
+            counters = std::max(counters, static_cast<double>(load_counters(
+                                              model, choose_multinomial_method(n, bins), n, bins)));
+          }
+        }
+      }
+    }
     require_memory(settings, settings.plan.threads * 8.0 * counters,
                    fmt::format("{} threads x {} load counters of 8 bytes", settings.plan.threads, counters));
 

@@ -2,8 +2,11 @@
 // paper's iid Poisson loads through max_of_iid, the multinomial through
 // balls_into_bins; groups of L processors through the law of the most
 // loaded group.
+#include <fmt/format.h>
+
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/exp/assign.hpp"
 
 namespace lbmc::exp {
@@ -13,8 +16,12 @@ AssignExact assign_exact(AssignModel model, std::int64_t tasks, std::int64_t pro
   // E⌈M/L⌉ = Σ_{j>=0} P(M > jL), summed until the tail is negligible, its
   // leading terms (exactly 1) counted rather than summed.
   if (model == AssignModel::poisson) {
-    const dist::LoadLaw law = dist::Poisson{static_cast<double>(tasks) / static_cast<double>(processors) *
-                                            static_cast<double>(group)};
+    const double group_mean = static_cast<double>(tasks) / static_cast<double>(processors) * static_cast<double>(group);
+    if (group_mean > dist::kMaxIntegerMean) {
+      throw analytic::ReferenceUnavailable(
+          fmt::format("the Poisson model's mean N/P*L = {:g} exceeds 1e10, past its cdf's range", group_mean));
+    }
+    const dist::LoadLaw law = dist::Poisson{group_mean};
     const auto m = analytic::max_moments(law, groups);
     return {m.mean, m.variance, analytic::max_ceil_mean(law, groups, group)};
   }

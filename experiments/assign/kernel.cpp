@@ -4,11 +4,20 @@
 #include <cmath>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "lbmc/dist/discrete_samplers.hpp"
+#include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/assign.hpp"
 
 namespace lbmc::exp {
 namespace {
+
+// Throwing N tasks into far more bins than tasks counts the bins hit: the
+// N bin indices, sorted, whose longest run is the maximum load. Same draws,
+// same maximum, in O(N) memory instead of O(P).
+bool counts_bins_hit(std::int64_t tasks, std::int64_t bins) { return tasks <= bins / 8; }
 
 // A uniform integer in [0, bound) without bias: Lemire's multiply-shift with
 // rejection of the short interval (Lemire 2019, "Fast random integer
@@ -46,14 +55,12 @@ struct AssignKernel {
 
   Accumulator make_accumulator() const { return {}; }
 
-  // Throwing N tasks into far more bins than tasks counts the bins hit: the
-  // N bin indices, sorted, whose longest run is the maximum load. Same draws,
-  // same maximum, in O(N) memory instead of O(P).
-  bool sparse() const { return tasks <= groups / 8; }
+  bool sparse() const { return counts_bins_hit(tasks, groups); }
 
+  // One replication of N or P = 1e18 steps never ends: its loops look for a
+  // stop between spans of steps.
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    const bool throwing = model == AssignModel::multinomial && method == MultinomialMethod::throwing;
-    std::vector<std::int64_t> loads(throwing ? static_cast<std::size_t>(sparse() ? tasks : groups) : 0);
+    std::vector<std::int64_t> loads(static_cast<std::size_t>(load_counters(model, method, tasks, groups)));
     for (std::int64_t r = 0; r < count; ++r) {
       const double max = draw_max(gen, loads);
       acc.max_load.add(max);
@@ -64,7 +71,9 @@ struct AssignKernel {
   double draw_max(engine::Generator& gen, std::vector<std::int64_t>& loads) const {
     if (model == AssignModel::poisson) {
       double max = 0.0;
-      for (std::int64_t i = 0; i < groups; ++i) max = std::max(max, poisson(gen));
+      for (engine::PolledSpans s(groups); s.next();) {
+        for (std::int64_t i = s.first; i < s.last; ++i) max = std::max(max, poisson(gen));
+      }
       return max;
     }
     if (method == MultinomialMethod::throwing && sparse()) {
@@ -81,12 +90,15 @@ struct AssignKernel {
     if (method == MultinomialMethod::throwing) {
       std::fill(loads.begin(), loads.end(), 0);
       const auto bins = static_cast<std::uint64_t>(groups);
-      for (std::int64_t t = 0; t < tasks; ++t) ++loads[static_cast<std::size_t>(bounded(gen, bins))];
+      for (engine::PolledSpans s(tasks); s.next();) {
+        for (std::int64_t t = s.first; t < s.last; ++t) ++loads[static_cast<std::size_t>(bounded(gen, bins))];
+      }
       return static_cast<double>(*std::max_element(loads.begin(), loads.end()));
     }
     std::int64_t remaining = tasks;
     double max = 0.0;
     for (std::int64_t i = 0; i + 1 < groups && remaining > 0; ++i) {
+      if (i % engine::kInterruptPollSpan == 0) engine::throw_if_interrupted();
       const double c = binomial_once(gen, remaining, 1.0 / static_cast<double>(groups - i));
       max = std::max(max, c);
       remaining -= static_cast<std::int64_t>(c);
@@ -99,6 +111,24 @@ struct AssignKernel {
 
 MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bins) {
   return tasks <= 64 * bins ? MultinomialMethod::throwing : MultinomialMethod::conditional;
+}
+
+void require_within_laws(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group) {
+  if (model == AssignModel::multinomial && tasks > (std::int64_t{1} << 53)) {
+    throw engine::InputError(
+        fmt::format("--N {}: the multinomial model counts at most 2^53 tasks (its binomial draws' range)", tasks));
+  }
+  const double group_mean = static_cast<double>(tasks) / static_cast<double>(processors) * static_cast<double>(group);
+  if (model == AssignModel::poisson && group_mean > dist::kMaxIntegerMean) {
+    throw engine::InputError(fmt::format(
+        "--model poisson: N/P*L = {:g} at N = {}, P = {}, L = {} exceeds 1e10, the largest mean of poisson:LAMBDA",
+        group_mean, tasks, processors, group));
+  }
+}
+
+std::int64_t load_counters(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins) {
+  if (model != AssignModel::multinomial || method != MultinomialMethod::throwing) return 0;
+  return counts_bins_hit(tasks, bins) ? tasks : bins;
 }
 
 const char* to_string(AssignModel model) { return model == AssignModel::poisson ? "poisson" : "multinomial"; }

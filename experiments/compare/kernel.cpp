@@ -10,6 +10,7 @@
 
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/compare.hpp"
 
 namespace lbmc::exp {
@@ -127,6 +128,7 @@ struct CompareKernel {
       const double bound = std::max(mean_load, longest);
       double first_efficiency = 0.0;
       for (std::size_t s = 0; s < spec->strategies.size(); ++s) {
+        engine::throw_if_interrupted();  // a schedule of 4e9 tasks takes minutes
         StrategyStats& st = acc.strategy[s];
         const Outcome outcome = scheduler.run(spec->strategies[s], times, machine, gen);
         const double c = outcome.makespan;

@@ -18,6 +18,7 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/fields.hpp"
+#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
@@ -62,6 +63,8 @@ struct MaxLoadKernel {
     const std::span<double> maxima = acc.quantiles.append(static_cast<std::size_t>(count));
     if constexpr (requires { sampler.fill(gen, maxima); }) {
       sampler.fill(gen, maxima);  // direct maxima, n = 1
+    } else if (n > engine::kInterruptPollSpan) {
+      polled_maxima(gen, maxima);
     } else if (integer_maxima) {
       // Integer maxima in a 64-bit integer and the generator in a local
       // copy, both held in registers: a double maximum lives in memory here
@@ -69,20 +72,43 @@ struct MaxLoadKernel {
       // register), and each draw would wait for a store-to-load round trip.
       engine::Generator local = gen;
       const Sampler draw = sampler;
-      for (double& max : maxima) {
-        std::int64_t z = dist::draw_integer(draw, local);
-        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, dist::draw_integer(draw, local));
-        max = static_cast<double>(z);
-      }
+      for (double& max : maxima) max = static_cast<double>(more_integer_draws(draw, local, n - 1, dist::draw_integer(draw, local)));
       gen = local;
     } else {
-      for (double& max : maxima) {
+      for (double& max : maxima) max = more_draws(gen, n - 1, sampler(gen));
+    }
+    acc.moments.merge(engine::Moments::of(maxima));
+  }
+
+  // The maximum of z and `more` further draws.
+  static std::int64_t more_integer_draws(const Sampler& draw, engine::Generator& local, std::int64_t more,
+                                         std::int64_t z) {
+    for (std::int64_t i = 0; i < more; ++i) z = std::max(z, dist::draw_integer(draw, local));
+    return z;
+  }
+  double more_draws(engine::Generator& gen, std::int64_t more, double z) const {
+    for (std::int64_t i = 0; i < more; ++i) z = std::max(z, sampler(gen));
+    return z;
+  }
+
+  // Maxima of more than a span of draws (n = 1e18 never ends), looking for a
+  // stop between spans; out of line, so that the loops above are compiled
+  // as if this path did not exist.
+  [[gnu::noinline]] void polled_maxima(engine::Generator& gen, std::span<double> maxima) const {
+    for (double& max : maxima) {
+      if (integer_maxima) {
+        engine::Generator local = gen;
+        const Sampler draw = sampler;
+        std::int64_t z = dist::draw_integer(draw, local);
+        for (engine::PolledSpans s(n - 1); s.next();) z = more_integer_draws(draw, local, s.last - s.first, z);
+        max = static_cast<double>(z);
+        gen = local;
+      } else {
         double z = sampler(gen);
-        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, sampler(gen));
+        for (engine::PolledSpans s(n - 1); s.next();) z = more_draws(gen, s.last - s.first, z);
         max = z;
       }
     }
-    acc.moments.merge(engine::Moments::of(maxima));
   }
 };
 

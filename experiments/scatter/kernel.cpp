@@ -8,6 +8,7 @@
 
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/scatter.hpp"
 
 namespace lbmc::exp {
@@ -29,18 +30,40 @@ struct ScatterKernel {
 
   Accumulator make_accumulator() const { return {}; }
 
+  // A processor's sum of more than a span of tasks, looking for a stop
+  // between spans; out of line, so that the common loop is compiled as if
+  // this path did not exist (a look inside it moved its sum to memory).
+  [[gnu::noinline]] double polled_sum(engine::Generator& gen) const {
+    double t = 0.0;
+    for (engine::PolledSpans s(tasks); s.next();) t = add_draws(gen, s.last - s.first, t);
+    return t;
+  }
+
+  // t + the next `count` draws, added one by one.
+  double add_draws(engine::Generator& gen, std::int64_t count, double t) const {
+    for (std::int64_t i = 0; i < count; ++i) t += sampler(gen);
+    return t;
+  }
+
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
     acc.l_values.reserve(static_cast<std::size_t>(count));
     acc.l_obs_values.reserve(static_cast<std::size_t>(count));
     const double inv_procs = 1.0 / static_cast<double>(procs);
+    // One replication may be endless (n·N_proc = 1e18): a stop is looked for
+    // every kInterruptPollSpan draws or so, between processors or within one.
+    const std::int64_t procs_per_look = std::max<std::int64_t>(1, engine::kInterruptPollSpan / tasks);
     for (std::int64_t r = 0; r < count; ++r) {
       double slowest = -std::numeric_limits<double>::infinity();
       double total = 0.0;
+      std::int64_t procs_until_look = procs_per_look;
       for (std::int64_t p = 0; p < procs; ++p) {
-        double t = 0.0;
-        for (std::int64_t i = 0; i < tasks; ++i) t += sampler(gen);
+        const double t = tasks <= engine::kInterruptPollSpan ? add_draws(gen, tasks, 0.0) : polled_sum(gen);
         slowest = std::max(slowest, t);
         total += t;
+        if (--procs_until_look == 0) {
+          procs_until_look = procs_per_look;
+          engine::throw_if_interrupted();
+        }
       }
       const double observed = total * inv_procs;
       // Salmon: l = (t_slowest − m_proc)/m_proc; l_obs uses the observed mean.
@@ -62,7 +85,9 @@ engine::Simulated<ScatterSample> simulate_scatter(const dist::LoadLaw& task, std
   if (procs < 1) throw engine::InputError(fmt::format("scatter: N_proc = {} must be >= 1", procs));
   const double m = dist::mean(task);
   if (!(m > 0.0)) throw engine::InputError(fmt::format("scatter: task law {} has mean <= 0", dist::to_spec(task)));
-  plan.block_reps = engine::block_size_for(tasks * procs);
+  // n·N_proc may pass 2^63; any product beyond 2^16 gives one replication a block.
+  plan.block_reps = engine::block_size_for(
+      static_cast<std::int64_t>(std::min(0x1.0p62, static_cast<double>(tasks) * static_cast<double>(procs))));
   const double m_proc = static_cast<double>(tasks) * m;
   engine::Simulated<ScatterSample> result;
   dist::visit_sampler(task, [&](const auto& sampler) {

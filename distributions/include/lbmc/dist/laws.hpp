@@ -33,6 +33,10 @@ struct Binomial {
 struct Poisson {
   double lambda = 1.0;
 };
+//! The largest mean of the Poisson law (and the shape and size parameters of
+//! the gamma and negative binomial laws): Boost.Math's incomplete gamma and
+//! beta functions behind their cdfs stop converging beyond it.
+inline constexpr double kMaxIntegerMean = 1e10;
 struct Exponential {
   double mean = 1.0;
 };

@@ -140,10 +140,10 @@ constexpr std::int64_t block_size(std::int64_t b, std::int64_t block_reps, std::
 
 //! Runs blocks [first, last) of `plan` (`reps_limit` replications in all) on
 //! plan.threads threads, but for those `held` holds (restored from a state
-//! file), and adds each to `reduction`. Once a block fails no
-//! new block starts; the exception of the lowest failed block is rethrown
-//! after every thread stopped;
-//! throws Interrupted on SIGINT. `done` counts the replications finished.
+//! file), and adds each to `reduction`. Once a block fails no new block
+//! starts; the exception of the lowest failed block is rethrown after every
+//! thread stopped, unless SIGINT or SIGTERM came: then Interrupted is thrown.
+//! `done` counts the replications finished.
 template <class Kernel>
 void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
                 std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
@@ -177,11 +177,13 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
       }
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  // A block a stop abandoned (Interrupted from its kernel) is simply not in
+  // the reduction: the stop is taken here, at the boundary, like any other.
   if (interrupt_requested()) {
     interrupt_reached_boundary();
     throw Interrupted();
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 //! This rank's share of blocks [first, last): contiguous, in rank order.

@@ -3,13 +3,17 @@
 // between blocks; the driver then throws Interrupted, output files under
 // construction are removed by their destructors, and the program exits 130.
 //
-// A block can be long (one replication of 1e18 draws never ends): if no
-// block boundary is reached within kInterruptGraceSeconds of the signal, or
-// a second signal arrives, the process removes its registered temporary
+// A replication whose length the user sets (one of 1e18 draws never ends)
+// polls the flag every kInterruptPollSpan steps (PolledSpans)
+// and abandons its block, which is then run again on resume. Should no block
+// boundary be reached anyway within kInterruptGraceSeconds of the signal, or
+// a second signal arrive, the process removes its registered temporary
 // files, prints one line and exits 130 at once; the last checkpoint written
 // stays as it was.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +32,39 @@ inline constexpr unsigned kInterruptGraceSeconds = 30;
 void install_interrupt_handler();
 //! True once SIGINT or SIGTERM has been received.
 bool interrupt_requested() noexcept;
+
+//! Steps of a long replication between two looks at the flag: about a
+//! millisecond of draws, and a negligible cost per step.
+inline constexpr std::int64_t kInterruptPollSpan = std::int64_t{1} << 20;
+
+//! Throws Interrupted once SIGINT or SIGTERM has been received.
+void throw_if_interrupted();
+
+//! The spans of a loop inside one replication whose length the user sets,
+//! with a look for a stop (Interrupted) between two spans:
+//!   for (PolledSpans s(count); s.next();)
+//!     for (std::int64_t i = s.first; i < s.last; ++i) ...
+//! A count within one span is one span and no look. A plain object rather
+//! than a callback, so that the loop body stays inline in the kernel.
+class PolledSpans {
+ public:
+  explicit PolledSpans(std::int64_t count, std::int64_t span = kInterruptPollSpan) : count_(count), span_(span) {}
+  //! Moves to the next span (first, last); false when none is left.
+  bool next() {
+    if (last >= count_) return false;
+    if (last > 0) throw_if_interrupted();
+    first = last;
+    last = std::min(count_, first + span_);
+    return true;
+  }
+  std::int64_t first = 0;
+  std::int64_t last = 0;
+
+ private:
+  std::int64_t count_;
+  std::int64_t span_;
+};
+
 //! Called by the driver when it stops at a block boundary after a signal:
 //! ends the grace period (what follows, a final checkpoint and the exit, is
 //! bounded by the run's size, not by a block).

@@ -29,6 +29,17 @@ enum class MultinomialMethod { throwing, conditional };
 //! a hundred), conditional binomials beyond.
 MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bins);
 
+//! Throws engine::InputError unless the point lies within the laws its model
+//! draws: the multinomial's binomials count at most 2^53 tasks, and the
+//! Poisson model's group load, Poisson(N/P·L), has a mean of at most
+//! dist::kMaxIntegerMean (poisson:LAMBDA's range).
+void require_within_laws(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group);
+
+//! The load counters one replication keeps (per thread): one per bin when
+//! throwing, or one per task when tasks are far fewer than bins (the bins
+//! hit, sorted); none for conditional binomials or the Poisson model.
+std::int64_t load_counters(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins);
+
 struct AssignSample {
   engine::Moments max_load;   // of the most loaded group (processor when L = 1)
   engine::Moments unit_time;  // ⌈max group load / L⌉: groups of unit jobs
