@@ -4,8 +4,8 @@
 // construction are removed by their destructors, and the program exits 130.
 //
 // A replication whose length the user sets (one of 1e18 draws never ends)
-// polls the flag every kInterruptPollSpan steps (PolledSpans)
-// and abandons its block, which is then run again on resume. Should no block
+// polls the flag every kInterruptPollSpan steps (PolledSpans) and abandons
+// its block, which is then run again on resume. Should no block
 // boundary be reached anyway within kInterruptGraceSeconds of the signal, or
 // a second signal arrive, the process removes its registered temporary
 // files, prints one line and exits 130 at once; the last checkpoint written
@@ -48,13 +48,13 @@ void throw_if_interrupted();
 //! than a callback, so that the loop body stays inline in the kernel.
 class PolledSpans {
  public:
-  explicit PolledSpans(std::int64_t count, std::int64_t span = kInterruptPollSpan) : count_(count), span_(span) {}
+  explicit PolledSpans(std::int64_t count) : count_(count) {}
   //! Moves to the next span (first, last); false when none is left.
   bool next() {
     if (last >= count_) return false;
     if (last > 0) throw_if_interrupted();
     first = last;
-    last = std::min(count_, first + span_);
+    last = std::min(count_, first + kInterruptPollSpan);
     return true;
   }
   std::int64_t first = 0;
@@ -62,7 +62,6 @@ class PolledSpans {
 
  private:
   std::int64_t count_;
-  std::int64_t span_;
 };
 
 //! Called by the driver when it stops at a block boundary after a signal:
