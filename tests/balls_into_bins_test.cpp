@@ -456,6 +456,8 @@ TEST_CASE("balls_into_bins largest P at 50 percent efficiency") {
   CHECK_THROWS_AS(an::franklin_P_approximation(10.0, 1.0), lbmc::engine::InputError);
   CHECK(an::largest_P_for_efficiency(10.0, 1.0) == 1);
   CHECK_THROWS_AS(an::largest_P_for_efficiency(10.0, 0.0), lbmc::engine::InputError);
+  // At lambda = 1e10 the efficiency at P = 2^62 is still about 1 - sqrt(2 ln P/lambda) > 0.99.
+  CHECK_THROWS_AS(an::largest_P_for_efficiency(1e10, 0.5), an::ReferenceUnavailable);
 }
 
 TEST_CASE("balls_into_bins two processors: closed forms against enumeration and the lattice") {

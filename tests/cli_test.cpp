@@ -134,6 +134,7 @@ TEST_SUITE("fast") {
         {"assign --model poisson --N 1e18 --P 2", "poisson:LAMBDA"},
         {"assign --model multinomial,poisson --N 2e10 --P 1", "poisson:LAMBDA"},
         {"assign --solve-P --lambda 0", "--lambda"},
+        {"assign --solve-P --lambda 2e10", "--lambda"},
         {"assign --solve-P --target 1.5", "--target"},
         {"dynamic --p 0", "--p"},
         {"dynamic --lambda -1", "--lambda"},

@@ -441,13 +441,14 @@ std::int64_t largest_P_for_efficiency(double lambda, double target) {
     throw engine::InputError(fmt::format("largest P: target efficiency {} outside (0,1]", target));
   }
   // efficiency(1) = 1 >= target; bracket [good, bad) by doubling, then bisect
-  std::int64_t good = 1, bad = 2;
   constexpr std::int64_t kCap = std::int64_t{1} << 62;
+  if (efficiency_poisson_model(lambda, kCap) >= target) {
+    throw ReferenceUnavailable(fmt::format(
+        "the efficiency at lambda = {} stays >= {} for every P up to 2^62, the largest P computed", lambda, target));
+  }
+  std::int64_t good = 1, bad = 2;
   while (efficiency_poisson_model(lambda, bad) >= target) {
     good = bad;
-    if (bad >= kCap) {
-      throw engine::RuntimeFailure(fmt::format("largest P for efficiency {} at lambda = {} exceeds 2^62", target, lambda));
-    }
     bad *= 2;
   }
   while (bad - good > 1) {

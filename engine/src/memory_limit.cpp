@@ -91,7 +91,10 @@ std::string format_memory_size(double bytes) {
     bytes /= 1024.0;
     ++unit;
   }
-  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, units[unit]);
+  if (unit == 0) return fmt::format("{:.0f} B", bytes);
+  // Beyond 10^5 PiB (an estimate that overflows no machine's memory only by
+  // being astronomically large), the mantissa and exponent read better.
+  return bytes < 1e5 ? fmt::format("{:.1f} {}", bytes, units[unit]) : fmt::format("{:.3g} {}", bytes, units[unit]);
 }
 
 }  // namespace lbmc::engine

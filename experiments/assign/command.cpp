@@ -17,6 +17,7 @@
 
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/assign.hpp"
@@ -151,16 +152,19 @@ class AssignCommand final : public Command {
   int solve_p(const std::string& command_line) {
     const auto lambdas = parse_option("--lambda", lambda_text_, engine::parse_real_list);
     for (double l : lambdas) {
-      if (!(l > 0.0)) throw engine::InputError(fmt::format("--lambda: {} must be > 0", l));
+      if (!(l > 0.0 && l <= dist::kMaxIntegerMean)) {
+        throw engine::InputError(fmt::format("--lambda: {} must be in (0, 1e10], poisson:LAMBDA's range", l));
+      }
     }
     const double target = parse_option("--target", target_text_, engine::parse_real);
     if (!(target > 0.0 && target < 1.0)) throw engine::InputError(fmt::format("--target: '{}' must be in (0,1)", target_text_));
     const RunOptions settings = check_run_options(run_text_);
     Report report("assign", {"model", "lambda", "target"}, settings, command_line);
     for (const double lambda : lambdas) {
-      const auto p = static_cast<double>(analytic::largest_P_for_efficiency(lambda, target));
-      table_row(report, {"poisson", engine::format_number(lambda), engine::format_number(target)}, p,
-                analytic::franklin_P_approximation(lambda, target));
+      const std::vector<std::string> params{"poisson", engine::format_number(lambda), engine::format_number(target)};
+      const auto p = reference_or_note(report.table(), params, "P_max", "exact",
+                                       [&] { return analytic::largest_P_for_efficiency(lambda, target); });
+      if (p) table_row(report, params, static_cast<double>(*p), analytic::franklin_P_approximation(lambda, target));
     }
     return report.finish();
   }

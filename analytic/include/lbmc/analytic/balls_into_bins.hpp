@@ -193,7 +193,7 @@ double efficiency_grouped_multinomial(std::int64_t N, std::int64_t P, std::int64
 //! §2: "the maximum P that may be used for a given lambda, and still achieve
 //! 50% efficiency"). The efficiency decreases in P: bracketed by doubling,
 //! then bisection. Throws engine::InputError for lambda <= 0 or target
-//! outside (0,1]; engine::RuntimeFailure if P would exceed 2^62.
+//! outside (0,1]; ReferenceUnavailable when P would exceed 2^62.
 std::int64_t largest_P_for_efficiency(double lambda, double target);
 
 //! Franklin §2's closed form for the P at 50% efficiency (normal
