@@ -409,6 +409,18 @@ TEST_SUITE("fast") {
     CHECK(sub.out.find("--alpha") != std::string::npos);
     CHECK(lbmc("--version").code == 0);
   }
+
+  TEST_CASE("cli: --version and the JSON meta name the commit the binary was built from") {
+    const fs::path head = scratch() / "head.txt";
+    const std::string git = "git -C " + std::string(LBMC_SOURCE_DIR) + " rev-parse --short=12 HEAD >" + head.string();
+    if (std::system((git + " 2>/dev/null").c_str()) != 0) return;  // not a git checkout: "unknown"
+    std::string revision = slurp(head);
+    revision.erase(revision.find_last_not_of('\n') + 1);
+    REQUIRE(revision.size() == 12);
+    CHECK(lbmc("--version").out.find("(" + revision) != std::string::npos);
+    CHECK(lbmc("maxload --n 4 --reps 10 --seed 1 --quiet --json -").out.find("\"git_revision\": \"" + revision) !=
+          std::string::npos);
+  }
 }
 
 #include "lbmc/exp/command.hpp"

@@ -1,5 +1,8 @@
-// Static facts of this build, from definitions set on this file alone.
+// Static facts of this build, from definitions set on this file alone and
+// the git revision the build read (lbmc_revision.hpp, in the build folder).
 #include "lbmc/engine/build_info.hpp"
+
+#include "lbmc_revision.hpp"
 
 #include <fmt/format.h>
 
