@@ -45,7 +45,7 @@ void throw_if_interrupted();
 //!   for (PolledSpans s(count); s.next();)
 //!     for (std::int64_t i = s.first; i < s.last; ++i) ...
 //! A count within one span is one span and no look. A plain object rather
-//! than a callback, so that the loop body stays inline in the kernel.
+//! than a callback: the loop stays the kernel's own code.
 class PolledSpans {
  public:
   explicit PolledSpans(std::int64_t count) : count_(count) {}
