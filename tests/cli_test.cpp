@@ -131,6 +131,7 @@ TEST_SUITE("fast") {
         {"assign --group 0", "--group"},
         {"assign --model other", "--model"},
         {"assign --N 1e18 --P 2", "2^53"},
+        {"dynamic --p 2 --kappa 1e100", "2^31"},
         {"assign --model poisson --N 1e18 --P 2", "poisson:LAMBDA"},
         {"assign --model multinomial,poisson --N 2e10 --P 1", "poisson:LAMBDA"},
         {"assign --solve-P --lambda 0", "--lambda"},

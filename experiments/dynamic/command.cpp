@@ -111,6 +111,12 @@ class DynamicCommand final : public Command {
   int run(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);
     const RunOptions settings = check_run_options(run_text_);
+    // The rule every model states (at most 2^31 subtasks) before the memory
+    // such a count would need, so that the refusal names the cause.
+    if (const double nu = largest_nu(options); !(nu <= 0x1p31)) {
+      throw InputError(fmt::format(
+          "nu = {:g} subtasks (from --t1 or --kappa) exceeds 2^31; lower them or set --nu", nu));
+    }
     require_memory(settings, settings.plan.threads * subtask_bytes(options, settings),
                    fmt::format("{} threads x the subtask times of nu = {}", settings.plan.threads, largest_nu(options)));
     Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"}, settings,
