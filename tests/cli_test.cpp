@@ -155,6 +155,7 @@ TEST_SUITE("fast") {
         {"rebalance --n 0", "--n"},
         {"rebalance --tau -1", "--tau"},
         {"rebalance --phi x", "--phi"},
+        {"rebalance --tau 1e300 --phi 1e300", "--tau"},
         {"rebalance --approach 5", "--approach"},
         {"rebalance --approach 1,,bdm", "--approach"},
         {"rebalance --dist normal:0,1", "--dist"},

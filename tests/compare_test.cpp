@@ -721,6 +721,7 @@ TEST_SUITE("fast") {
         {"compare --h nan", "--h"},
         {"compare --h 0,-0.5", "--h"},
         {"compare --h 0,x", "--h"},
+        {"compare --h 0,1e300", "--h"},
         {"compare --dist normal:5,1", "--dist"},
         {"compare --dist uniform:-1,1", "--dist"},
         {"compare --dist constant:0", "--dist"},

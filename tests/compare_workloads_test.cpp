@@ -346,6 +346,7 @@ TEST_SUITE("fast") {
         {"compare --field ar1", "--field"},
         {"compare --tau -1", "--tau"},
         {"compare --phi inf", "--phi"},
+        {"compare --phi 1e101", "--phi"},
         {"compare --strategy balanced", "--strategy"},
         {"compare --times " + good.string() + " --max-memory 10", "--times"},
     };

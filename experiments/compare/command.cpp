@@ -255,12 +255,7 @@ class CompareCommand final : public Command {
         throw engine::InputError(fmt::format("--strategy {}: D = {} exceeds --P {}", to_string(s), s.d, fewest));
       }
     }
-    const std::vector<double> costs = parse_option("--h", h_text_, engine::parse_real_list);
-    for (const double h : costs) {
-      if (!(h >= 0.0) || !std::isfinite(h)) {
-        throw engine::InputError(fmt::format("--h: {} in '{}' must be a finite number >= 0", h, h_text_));
-      }
-    }
+    const std::vector<double> costs = parse_costs("--h", h_text_);
     const double tau = parse_cost("--tau", tau_text_);
     const double phi = parse_cost("--phi", phi_text_);
     std::int64_t most_tasks = 0;
@@ -321,15 +316,6 @@ class CompareCommand final : public Command {
     return workloads;
   }
 
-  static double parse_cost(const char* option, const std::string& text) {
-    return parse_option(option, text, [&](const std::string& t) {
-      const double value = engine::parse_real(t);
-      if (!(value >= 0.0) || !std::isfinite(value)) {
-        throw engine::InputError(fmt::format("{} must be a finite number >= 0", t));
-      }
-      return value;
-    });
-  }
 
   static void run_point(const CompareSpec& spec, const RunOptions& settings, Report& report) {
     const std::string law = spec.workload.label();

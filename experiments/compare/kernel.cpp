@@ -12,6 +12,7 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/compare.hpp"
+#include "lbmc/exp/run_options.hpp"
 
 namespace lbmc::exp {
 
@@ -158,8 +159,8 @@ struct CompareKernel {
 };
 
 void require_cost(const char* name, double value) {
-  if (!(value >= 0.0) || !std::isfinite(value)) {
-    throw engine::InputError(fmt::format("compare: {} = {} must be a finite number >= 0", name, value));
+  if (!(value >= 0.0 && value <= kMaxCost)) {
+    throw engine::InputError(fmt::format("compare: {} = {} is not in [0, 1e100]", name, value));
   }
 }
 

@@ -46,14 +46,6 @@ std::vector<Approach> parse_approaches(const std::string& text) {
   return approaches;
 }
 
-double parse_cost(const char* option, const std::string& text) {
-  const double value = parse_option(option, text, engine::parse_real);
-  if (!(value >= 0.0) || !std::isfinite(value)) {
-    throw engine::InputError(fmt::format("{}: '{}' must be a finite number >= 0", option, text));
-  }
-  return value;
-}
-
 const char* integer_counts(const dist::LoadLaw& law) {
   if (!dist::is_integer_valued(law)) {
     return "element counts need an integer law (binomial, poisson, geometric, negbinomial, or a constant or "

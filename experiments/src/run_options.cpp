@@ -201,6 +201,20 @@ std::vector<double> parse_levels(const char* option, const std::string& text) {
   return levels;
 }
 
+std::vector<double> parse_costs(const char* option, const std::string& text) {
+  const auto costs = parse_option(option, text, engine::parse_real_list);
+  for (const double c : costs) {
+    if (!(c >= 0.0 && c <= kMaxCost)) throw InputError(fmt::format("{}: {} is not in [0, 1e100]", option, c));
+  }
+  return costs;
+}
+
+double parse_cost(const char* option, const std::string& text) {
+  const auto costs = parse_costs(option, text);
+  if (costs.size() != 1) throw InputError(fmt::format("{}: '{}' is not one number", option, text));
+  return costs.front();
+}
+
 engine::RunPlan make_plan(const RunOptions& settings, std::string label) {
   engine::RunPlan plan = settings.plan;
   plan.label = std::move(label);

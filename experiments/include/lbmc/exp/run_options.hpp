@@ -98,6 +98,16 @@ void require_memory(const RunOptions& settings, double bytes, std::string_view w
 //! Levels α for --alpha: each in (0, 1).
 std::vector<double> parse_levels(const char* option, const std::string& text);
 
+//! The largest time cost a command takes (--tau, --phi, --h): the laws'
+//! magnitude limit, so that sums of costs over 2^62 replications and their
+//! squares stay finite.
+inline constexpr double kMaxCost = 1e100;
+
+//! Costs (a list or range) for --tau, --phi or --h: each in [0, kMaxCost].
+std::vector<double> parse_costs(const char* option, const std::string& text);
+//! One such cost.
+double parse_cost(const char* option, const std::string& text);
+
 //! settings.plan with the given progress label (the experiment sets the
 //! block size).
 engine::RunPlan make_plan(const RunOptions& settings, std::string label);
