@@ -103,6 +103,8 @@ TEST_SUITE("fast") {
         {"maxload --level 1.5", "--level"},
         {"maxload --threads 0", "--threads"},
         {"maxload --seed -1", "--seed"},
+        {"maxload --seed 18446744073709551616", "--seed"},
+        {"maxload --seed 1.5", "--seed"},
         {"maxload --target-rse -0.1", "--target-rse"},
         {"maxload --progress sometimes", "--progress"},
         {"maxload --frobnicate", "frobnicate"},
@@ -250,6 +252,14 @@ TEST_SUITE("fast") {
     for (int i = 0; i < 100 && slurp(copy) != direct.out; ++i) ::usleep(20000);
     CHECK(slurp(copy) == direct.out);
     fs::remove(fifo);
+  }
+
+  TEST_CASE("cli: every seed below 2^64 is taken exactly - the largest included") {
+    const Outcome top = lbmc("maxload --n 4 --reps 10 --seed 18446744073709551615 --quiet --json -");
+    CHECK(top.code == 0);
+    CHECK(top.out.find("\"seed\": 18446744073709551615") != std::string::npos);
+    const Outcome scientific = lbmc("maxload --n 4 --reps 10 --seed 1e6 --quiet --json -");
+    CHECK(scientific.out.find("\"seed\": 1000000,") != std::string::npos);
   }
 
   TEST_CASE("cli: no number prints as -0") {

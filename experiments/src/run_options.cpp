@@ -2,6 +2,7 @@
 #include "lbmc/exp/run_options.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -51,6 +52,26 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
 
+namespace {
+
+// A plain decimal integer is read exactly, up to 2^64 − 1 (a double would
+// round the largest seeds up to 2^64); other forms (1e6) as a number that
+// must be an integer in range.
+std::uint64_t parse_seed(const std::string& text) {
+  const auto refused = [&] { return InputError(fmt::format("--seed: '{}' must be an integer in [0, 2^64)", text)); };
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    std::uint64_t seed = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (ec != std::errc{} || end != text.data() + text.size()) throw refused();
+    return seed;
+  }
+  const double value = parse_option("--seed", text, engine::parse_real);
+  if (!(value >= 0.0) || value != std::floor(value) || value >= 0x1.0p64) throw refused();
+  return static_cast<std::uint64_t>(value);
+}
+
+}  // namespace
+
 RunOptions check_run_options(const RunOptionsText& text) {
   RunOptions s;
   s.plan.reps = parse_option("--reps", text.reps, engine::parse_integer);
@@ -67,13 +88,7 @@ RunOptions check_run_options(const RunOptionsText& text) {
     // Under MPI every rank runs rank 0's seed.
     s.plan.seed = engine::cluster::root_value((std::uint64_t{device()} << 32) ^ device());
   } else {
-    const double value = parse_option("--seed", text.seed, engine::parse_real);
-    if (value < 0 || value != std::floor(value) || value >= 0x1.0p64) {
-      throw InputError(fmt::format("--seed: '{}' must be an integer in [0, 2^64)", text.seed));
-    }
-    // Exact for plain decimal integers up to 2^64 − 1.
-    s.plan.seed = text.seed.find_first_of("eE.") == std::string::npos ? std::stoull(text.seed)
-                                                                   : static_cast<std::uint64_t>(value);
+    s.plan.seed = parse_seed(text.seed);
   }
   if (text.threads.empty()) {
     s.plan.threads = omp_get_max_threads();
