@@ -236,6 +236,27 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("cli: two outputs naming one file are refused - the same device is not") {
+    const fs::path dir = scratch() / "one_file";
+    fs::create_directories(dir / "sub");
+    const std::string run = "maxload --n 4 --reps 10 --seed 1 --quiet ";
+    const std::string cases[] = {
+        "--csv " + (dir / "a").string() + " --json " + (dir / "a").string(),
+        "--csv " + (dir / "b").string() + " --checkpoint " + (dir / "sub" / ".." / "b").string(),
+        "--csv - --json " + (dir / "c").string() + " --checkpoint " + (dir / "c").string(),
+    };
+    for (const std::string& outputs : cases) {
+      CAPTURE(outputs);
+      const Outcome r = lbmc(run + outputs);
+      CHECK(r.code == 2);
+      CHECK(count_lines(r.err) == 1);
+      CHECK(r.err.find("the same file as") != std::string::npos);
+    }
+    CHECK(fs::is_empty(dir / "sub"));
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);  // sub only
+    CHECK(lbmc(run + "--csv /dev/null --json /dev/null").code == 0);
+  }
+
   TEST_CASE("cli: output to a character device or a pipe is written in place") {
     const Outcome null = lbmc("maxload --n 4 --reps 100 --quiet --csv /dev/null --json /dev/null");
     CHECK(null.code == 0);

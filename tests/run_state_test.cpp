@@ -357,6 +357,11 @@ TEST_SUITE("statistical") {
     const fs::path plain = scratch() / "plain.state";
     REQUIRE(shell(run + " --seed 21 --checkpoint " + plain.string() + " >/dev/null") == 0);
     refused(plain.string(), "not a slice");
+    // The output never replaces a slice it reads.
+    const std::string a_bytes = slurp(a);
+    CHECK(shell(bin + " merge " + a + " " + b + " " + c + " --quiet --csv " + a + " 2>" + err.string()) == 2);
+    CHECK(slurp(err).find("is the slice") != std::string::npos);
+    CHECK(slurp(a) == a_bytes);
   }
 
   TEST_CASE("checkpoint: a disk that fills while checkpointing is exit 3 with one line - and the last checkpoint resumes") {

@@ -16,6 +16,7 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/run_state.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/run_options.hpp"
 #include "lbmc/exp/stored_run.hpp"
 
 namespace lbmc::exp {
@@ -60,6 +61,15 @@ class MergeCommand final : public Command {
         throw engine::InputError(fmt::format("merge: '{}' and '{}' are slices of different runs (command, options or "
                                              "seed)",
                                              paths_.front(), path));
+      }
+    }
+    // The output must not replace a slice it is read from.
+    for (const auto& [option, output] : {std::pair{"--csv", overrides_.csv}, std::pair{"--json", overrides_.json}}) {
+      const auto target = output.empty() ? std::nullopt : replaced_file(output);
+      for (const std::string& path : paths_) {
+        if (target && target == replaced_file(path)) {
+          throw engine::InputError(fmt::format("merge: {} '{}' is the slice '{}'", option, output, path));
+        }
       }
     }
     engine::RunState merged = engine::merge_slices(states, paths_);

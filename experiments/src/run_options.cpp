@@ -52,6 +52,16 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
 
+std::optional<std::filesystem::path> replaced_file(const std::string& name) {
+  std::error_code ec;
+  if (name == "-" || (std::filesystem::exists(name, ec) && !std::filesystem::is_regular_file(name, ec))) {
+    return std::nullopt;
+  }
+  std::filesystem::path path = std::filesystem::weakly_canonical(std::filesystem::absolute(name, ec), ec);
+  if (ec) return std::nullopt;  // an unreadable folder is the writer's to report
+  return path;
+}
+
 namespace {
 
 // A plain decimal integer is read exactly, up to 2^64 − 1 (a double would
@@ -68,6 +78,26 @@ std::uint64_t parse_seed(const std::string& text) {
   const double value = parse_option("--seed", text, engine::parse_real);
   if (!(value >= 0.0) || value != std::floor(value) || value >= 0x1.0p64) throw refused();
   return static_cast<std::uint64_t>(value);
+}
+
+// --csv, --json and --checkpoint each replace their file whole: two naming
+// one file would leave only the last written.
+void require_distinct_outputs(const RunOptions& s) {
+  std::vector<std::pair<const char*, std::string>> files;
+  if (s.csv) files.emplace_back("--csv", *s.csv);
+  if (s.json) files.emplace_back("--json", *s.json);
+  if (!s.checkpoint.empty()) files.emplace_back("--checkpoint", s.checkpoint);
+  std::vector<std::pair<const char*, std::filesystem::path>> seen;
+  for (const auto& [option, name] : files) {
+    const auto path = replaced_file(name);
+    if (!path) continue;
+    for (const auto& [earlier, earlier_path] : seen) {
+      if (earlier_path == *path) {
+        throw InputError(fmt::format("{} '{}': the same file as {}; each output needs its own", option, name, earlier));
+      }
+    }
+    seen.emplace_back(option, *path);
+  }
 }
 
 }  // namespace
@@ -150,6 +180,7 @@ RunOptions check_run_options(const RunOptionsText& text) {
     }
     engine::RunJournal::get().record_to(text.checkpoint, every, s.plan.seed);
   }
+  require_distinct_outputs(s);
   s.quiet = text.quiet;
   if (s.quiet) s.plan.progress = engine::ProgressMode::never;
   s.strict = text.strict;

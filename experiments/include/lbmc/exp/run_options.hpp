@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -94,6 +95,11 @@ double quantile_store_bytes(const RunOptions& settings, int stores);
 //! Refuses, with exit 2 before any work, a run whose estimated memory
 //! `bytes` (made of `what`, for the message) exceeds settings.memory_limit.
 void require_memory(const RunOptions& settings, double bytes, std::string_view what);
+
+//! The file an output option replaces whole, as an absolute path with links
+//! resolved (for comparing two options); nullopt for stdout ("-") and for
+//! what takes several writers (a device such as /dev/null, a pipe).
+std::optional<std::filesystem::path> replaced_file(const std::string& name);
 
 //! Levels α for --alpha: each in (0, 1).
 std::vector<double> parse_levels(const char* option, const std::string& text);
