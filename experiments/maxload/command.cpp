@@ -72,7 +72,10 @@ struct MaxLoadKernel {
       // register), and each draw would wait for a store-to-load round trip.
       engine::Generator local = gen;
       const Sampler draw = sampler;
-      for (double& max : maxima) max = static_cast<double>(more_integer_draws(draw, local, n - 1, dist::draw_integer(draw, local)));
+      for (double& max : maxima) {
+        const std::int64_t first = dist::draw_integer(draw, local);
+        max = static_cast<double>(more_integer_draws(draw, local, n - 1, first));
+      }
       gen = local;
     } else {
       for (double& max : maxima) max = more_draws(gen, n - 1, sampler(gen));

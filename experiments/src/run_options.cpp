@@ -167,6 +167,7 @@ RunOptions check_run_options(const RunOptionsText& text) {
     s.slice = true;
   }
   s.checkpoint = text.checkpoint;
+  require_distinct_outputs(s);
   if (!text.checkpoint.empty()) {
     // The state is written beside its target and renamed over it: the
     // folder must be writable, and the target, if any, a regular file.
@@ -180,7 +181,6 @@ RunOptions check_run_options(const RunOptionsText& text) {
     }
     engine::RunJournal::get().record_to(text.checkpoint, every, s.plan.seed);
   }
-  require_distinct_outputs(s);
   s.quiet = text.quiet;
   if (s.quiet) s.plan.progress = engine::ProgressMode::never;
   s.strict = text.strict;
