@@ -32,16 +32,17 @@ struct ScatterKernel {
 
   // A processor's sum of more than a span of tasks, looking for a stop
   // between spans; out of line, so that the common loop is compiled as if
-  // this path did not exist (a look inside it moved its sum to memory).
+  // this path did not exist (a look inside it moved its sum to memory). The
+  // generator and the sampler are local copies, which no store can alias:
+  // through the references, gamma's draws took 3x as long here.
   [[gnu::noinline]] double polled_sum(engine::Generator& gen) const {
+    engine::Generator local = gen;
+    const Sampler draw = sampler;
     double t = 0.0;
-    for (engine::PolledSpans s(tasks); s.next();) t = add_draws(gen, s.last - s.first, t);
-    return t;
-  }
-
-  // t + the next `count` draws, added one by one.
-  double add_draws(engine::Generator& gen, std::int64_t count, double t) const {
-    for (std::int64_t i = 0; i < count; ++i) t += sampler(gen);
+    for (engine::PolledSpans s(tasks); s.next();) {
+      for (std::int64_t i = s.first; i < s.last; ++i) t += draw(local);
+    }
+    gen = local;
     return t;
   }
 
@@ -57,7 +58,12 @@ struct ScatterKernel {
       double total = 0.0;
       std::int64_t procs_until_look = procs_per_look;
       for (std::int64_t p = 0; p < procs; ++p) {
-        const double t = tasks <= engine::kInterruptPollSpan ? add_draws(gen, tasks, 0.0) : polled_sum(gen);
+        double t = 0.0;
+        if (tasks <= engine::kInterruptPollSpan) {
+          for (std::int64_t i = 0; i < tasks; ++i) t += sampler(gen);
+        } else {
+          t = polled_sum(gen);
+        }
         slowest = std::max(slowest, t);
         total += t;
         if (--procs_until_look == 0) {
