@@ -6,9 +6,9 @@
 // the target, and the folder is flushed so that the rename reaches the disk
 // too. The bytes skip the page cache where the file system allows
 // (direct_writer.hpp). Until the rename the previous file is untouched; a
-// failure removes the temporary file. Safe to call from a thread other than the simulating ones
-// (checkpoint_writer.hpp): it touches nothing shared but the registry of
-// temporary files, whose slots are atomic.
+// failure removes the temporary file. Safe to call from a thread other than
+// the simulating ones (checkpoint_writer.hpp): it touches nothing shared but
+// the registry of temporary files, whose slots are atomic.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>

@@ -16,7 +16,7 @@ AssignExact assign_exact(AssignModel model, std::int64_t tasks, std::int64_t pro
   // E⌈M/L⌉ = Σ_{j>=0} P(M > jL), summed until the tail is negligible, its
   // leading terms (exactly 1) counted rather than summed.
   if (model == AssignModel::poisson) {
-    const double group_mean = static_cast<double>(tasks) / static_cast<double>(processors) * static_cast<double>(group);
+    const double group_mean = poisson_group_mean(tasks, processors, group);
     if (group_mean > dist::kMaxIntegerMean) {
       throw analytic::ReferenceUnavailable(
           fmt::format("the Poisson model's mean N/P*L = {:g} exceeds 1e10, past its cdf's range", group_mean));

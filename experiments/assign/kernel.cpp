@@ -113,12 +113,16 @@ MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bin
   return tasks <= 64 * bins ? MultinomialMethod::throwing : MultinomialMethod::conditional;
 }
 
+double poisson_group_mean(std::int64_t tasks, std::int64_t processors, std::int64_t group) {
+  return static_cast<double>(tasks) / static_cast<double>(processors) * static_cast<double>(group);
+}
+
 void require_within_laws(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group) {
   if (model == AssignModel::multinomial && tasks > (std::int64_t{1} << 53)) {
     throw engine::InputError(
         fmt::format("--N {}: the multinomial model counts at most 2^53 tasks (its binomial draws' range)", tasks));
   }
-  const double group_mean = static_cast<double>(tasks) / static_cast<double>(processors) * static_cast<double>(group);
+  const double group_mean = poisson_group_mean(tasks, processors, group);
   if (model == AssignModel::poisson && group_mean > dist::kMaxIntegerMean) {
     throw engine::InputError(fmt::format(
         "--model poisson: N/P*L = {:g} at N = {}, P = {}, L = {} exceeds 1e10, the largest mean of poisson:LAMBDA",
@@ -143,9 +147,8 @@ std::vector<engine::MeanSummary> reported_means(const AssignSample& s) {
 engine::Simulated<AssignSample> simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
                              engine::RunPlan plan, std::optional<MultinomialMethod> method) {
   const std::int64_t groups = processors / group;
-  const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
   const AssignKernel kernel{model, method.value_or(choose_multinomial_method(tasks, groups)), tasks, groups, group,
-                            dist::PoissonSampler(dist::Poisson{lambda * static_cast<double>(group)})};
+                            dist::PoissonSampler(dist::Poisson{poisson_group_mean(tasks, processors, group)})};
   const std::int64_t work = model == AssignModel::poisson ? groups
                             : kernel.method == MultinomialMethod::throwing ? tasks
                                                                             : groups;

@@ -61,12 +61,11 @@ std::optional<dist::LoadLaw> parse_shape(const char* option, const std::string& 
   return law;
 }
 
-// Bytes a thread holds for one replication of the largest ν of the run: the
+// Bytes a thread holds for one replication of the run's largest ν: the
 // production and execution times of each subtask (16 bytes) and the
 // consumers' heap. Under the exponential model the count is geometric with
 // mean ν, and the vectors keep the largest count seen, about ν(1 + ln R).
-double subtask_bytes(const DynamicOptions& o, const RunOptions& settings) {
-  const double nu = largest_nu(o);
+double subtask_bytes(const DynamicOptions& o, const RunOptions& settings, double nu) {
   const bool geometric = std::find(o.models.begin(), o.models.end(), SubtaskModel::exponential) != o.models.end();
   const double count =
       geometric ? nu * (1.0 + std::log(static_cast<double>(std::max(settings.plan.reps, settings.plan.max_reps)))) : nu;
@@ -113,12 +112,13 @@ class DynamicCommand final : public Command {
     const RunOptions settings = check_run_options(run_text_);
     // The rule every model states (at most 2^31 subtasks) before the memory
     // such a count would need, so that the refusal names the cause.
-    if (const double nu = largest_nu(options); !(nu <= 0x1p31)) {
+    const double nu = largest_nu(options);
+    if (!(nu <= 0x1p31)) {
       throw InputError(fmt::format(
           "nu = {:g} subtasks (from --t1 or --kappa) exceeds 2^31; lower them or set --nu", nu));
     }
-    require_memory(settings, settings.plan.threads * subtask_bytes(options, settings),
-                   fmt::format("{} threads x the subtask times of nu = {}", settings.plan.threads, largest_nu(options)));
+    require_memory(settings, settings.plan.threads * subtask_bytes(options, settings, nu),
+                   fmt::format("{} threads x the subtask times of nu = {}", settings.plan.threads, nu));
     Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"}, settings,
                   command_line);
     run_dynamic(options, settings, report);

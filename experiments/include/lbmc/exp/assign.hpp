@@ -29,6 +29,9 @@ enum class MultinomialMethod { throwing, conditional };
 //! a hundred), conditional binomials beyond.
 MultinomialMethod choose_multinomial_method(std::int64_t tasks, std::int64_t bins);
 
+//! The Poisson model's group load mean, N/P·L.
+double poisson_group_mean(std::int64_t tasks, std::int64_t processors, std::int64_t group);
+
 //! Throws engine::InputError unless the point lies within the laws its model
 //! draws: the multinomial's binomials count at most 2^53 tasks, and the
 //! Poisson model's group load, Poisson(N/P·L), has a mean of at most
