@@ -44,7 +44,7 @@ class AssignCommand final : public Command {
     app.add_option("--model", model_text_, "the models simulated: multinomial, poisson or both (comma list)")
         ->capture_default_str();
     app.add_flag("--solve-P", solve_p_, "per --lambda, the largest P with efficiency >= --target (Poisson model)");
-    app.add_option("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P")->capture_default_str();
+    app.add_option("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P, in (0, 1e10]")->capture_default_str();
     app.add_option("--target", target_text_, "with --solve-P: the efficiency to reach")->capture_default_str();
     add_run_options(app, run_text_);
     app.footer(

@@ -202,12 +202,12 @@ class CompareCommand final : public Command {
                    "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt, chunk:K "
                    "(K >= 1), guided, balanced-block; the first is the baseline of the paired differences")
         ->capture_default_str();
-    app.add_option("--h", h_text_, "dispatch costs (each >= 0), list or range: per task of self, per chunk of chunk:K and guided; "
+    app.add_option("--h", h_text_, "dispatch costs (each in [0, 1e100]), list or range: per task of self, per chunk of chunk:K and guided; "
                    "task (chunk) j starts no earlier than j*h")
         ->capture_default_str();
-    app.add_option("--tau", tau_text_, "balanced-block: cost of one message between neighbours (>= 0)")
+    app.add_option("--tau", tau_text_, "balanced-block: cost of one message between neighbours, in [0, 1e100]")
         ->capture_default_str();
-    app.add_option("--phi", phi_text_, "balanced-block: cost of moving one task's data one link (>= 0)")
+    app.add_option("--phi", phi_text_, "balanced-block: cost of moving one task's data one link, in [0, 1e100]")
         ->capture_default_str();
     add_run_options(app, run_text_, "1e4");
     app.footer(

@@ -64,8 +64,8 @@ class RebalanceCommand final : public Command {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->capture_default_str();
     app.add_option("--n", n_text_, "processors: list or range, each >= 1")->capture_default_str();
-    app.add_option("--tau", tau_text_, "set-up cost of a message (s); BDM latency")->capture_default_str();
-    app.add_option("--phi", phi_text_, "cost per word (s); BDM sigma")->capture_default_str();
+    app.add_option("--tau", tau_text_, "set-up cost of a message (s), in [0, 1e100]; BDM latency")->capture_default_str();
+    app.add_option("--phi", phi_text_, "cost per word (s), in [0, 1e100]; BDM sigma")->capture_default_str();
     app.add_option("--approach", approach_text_, "data movement: list of 1, 2, 3 (Figures 2-4), bdm")
         ->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of D")->capture_default_str();
