@@ -43,6 +43,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <sstream>
 #include <string>
@@ -112,6 +113,31 @@ double reference_chunks(const std::vector<double>& times, std::int64_t procs, st
 double reference_lpt(std::vector<double> times, std::int64_t procs) {
   std::sort(times.begin(), times.end(), std::greater<>());
   return reference_list(times, procs, 0.0);
+}
+
+// Graham's lpt by an independent method: a stable sort of the task
+// indices, longest first, and a priority queue of (load, id), equal loads
+// to the lowest id; the makespan and the neighbouring pairs split.
+exp::Outcome reference_lpt_outcome(const std::vector<double>& times, std::int64_t procs) {
+  std::vector<std::size_t> order(times.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return times[a] > times[b]; });
+  using Load = std::pair<double, std::int64_t>;
+  std::priority_queue<Load, std::vector<Load>, std::greater<>> free;
+  for (std::int64_t p = 0; p < procs; ++p) free.push({0.0, p});
+  std::vector<std::int64_t> owner(times.size());
+  double most = 0.0;
+  for (const std::size_t i : order) {
+    auto [load, p] = free.top();
+    free.pop();
+    owner[i] = p;
+    load += times[i];
+    most = std::max(most, load);
+    free.push({load, p});
+  }
+  std::int64_t split = 0;
+  for (std::size_t i = 1; i < owner.size(); ++i) split += static_cast<std::int64_t>(owner[i] != owner[i - 1]);
+  return {most, 0.0, split};
 }
 
 exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::int64_t procs, const std::string& strategies,
@@ -276,6 +302,26 @@ TEST_SUITE("fast") {
           CHECK(exp::makespan_self(times, p, 0.0) == reference_list(times, p, 0.0));
           CHECK(exp::makespan_self(times, p, 0.01) == reference_list(times, p, 0.01));
           CHECK(exp::makespan_lpt(times, p) == reference_lpt(times, p));
+        }
+      }
+    }
+  }
+
+  TEST_CASE("compare: lpt places each task as a stable sort and a queue of loads do - equal times and near ties included") {
+    // Above 2^14 tasks the radix sort: narrow laws make long runs of keys
+    // equal in their high bits, integer and constant laws equal times.
+    for (const std::size_t n : {std::size_t{100}, std::size_t{20000}, std::size_t{70000}}) {
+      for (const char* spec : {"exponential:1", "uniform:1,1.00001", "poisson:3", "constant:2", "pareto:1.5,1"}) {
+        CAPTURE(n);
+        CAPTURE(spec);
+        const std::vector<double> times = lbmc::test::draw_times(spec, n, 13);
+        for (const std::int64_t p : {1, 3, 1000}) {
+          CAPTURE(p);
+          engine::Generator unused;
+          const exp::Outcome got = exp::schedule_outcome({StrategyKind::lpt}, times, {p}, unused);
+          const exp::Outcome want = reference_lpt_outcome(times, p);
+          CHECK(got.makespan == want.makespan);
+          CHECK(got.split_pairs == want.split_pairs);
         }
       }
     }

@@ -33,12 +33,15 @@ void check_against_scan(std::int64_t procs, std::uint64_t seed) {
   lbmc::engine::Generator gen = lbmc::engine::block_generator(seed, 0);
   for (int step = 0; step < 5000; ++step) {
     const double least = *std::min_element(times.begin(), times.end());
-    REQUIRE(tree.first_time() == least);
-    const std::uint32_t first = tree.first();
+    REQUIRE(tree.first().time() == least);
+    const std::uint32_t first = tree.first().id;
     REQUIRE(times[first] == least);
     if constexpr (kTies == Ties::lowest_id) REQUIRE(first == lowest_first(times));
     times[first] += static_cast<double>(lbmc::exp::uniform_below(gen, 3));
-    const bool moved = tree.advance_first<kTies>(times[first]);
+    const FirstFree::First next = tree.advance<kTies>(tree.first(), times[first]);
+    REQUIRE(next.id == tree.first().id);
+    REQUIRE(next.key == tree.first().key);
+    const bool moved = next.id != first;
     const double others = procs == 1 ? std::numeric_limits<double>::infinity() : [&] {
       double m = std::numeric_limits<double>::infinity();
       for (std::size_t p = 0; p < times.size(); ++p) {
@@ -49,7 +52,7 @@ void check_against_scan(std::int64_t procs, std::uint64_t seed) {
     if constexpr (kTies == Ties::keep_first) {
       REQUIRE(moved == (times[first] > others));
     } else {
-      REQUIRE(moved == (tree.first() != first));
+      REQUIRE(moved == (lowest_first(times) != first));
     }
   }
   REQUIRE(tree.latest() == *std::max_element(times.begin(), times.end()));
@@ -69,17 +72,16 @@ TEST_SUITE("fast") {
   TEST_CASE("first_free: every processor free at 0 - the lowest id first") {
     FirstFree tree;
     tree.reset(6);
-    CHECK(tree.first_time() == 0.0);
-    CHECK(tree.first() == 0);
-    // Processor 0 busy until 1: processor 1 is first, and stays first
-    // among the four others still at 0.
-    CHECK(tree.advance_first<Ties::lowest_id>(1.0));
-    CHECK(tree.first() == 1);
-    CHECK(tree.advance_first<Ties::lowest_id>(1.0));
-    CHECK(tree.first() == 2);
+    CHECK(tree.first().time() == 0.0);
+    CHECK(tree.first().id == 0);
+    // Processor 0 busy until 1: processor 1 is first, then processor 2,
+    // among the others still at 0.
+    CHECK(tree.advance<Ties::lowest_id>(tree.first(), 1.0).id == 1);
+    CHECK(tree.advance<Ties::lowest_id>(tree.first(), 1.0).id == 2);
+    CHECK(tree.first().id == 2);
     // keep_first: a new time equal to the least keeps its processor first.
-    CHECK_FALSE(tree.advance_first<Ties::keep_first>(0.0));
-    CHECK(tree.first() == 2);
+    CHECK(tree.advance<Ties::keep_first>(tree.first(), 0.0).id == 2);
+    CHECK(tree.first().id == 2);
     CHECK(tree.latest() == 1.0);
   }
 }

@@ -76,7 +76,7 @@ double compare_variates_per_rep(const CompareSpec& spec) {
 }
 
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs) {
-  return 48.0 * static_cast<double>(tasks) + 72.0 * static_cast<double>(procs) + 0x1.0p14;
+  return kCompareTaskBytes * static_cast<double>(tasks) + kCompareProcessorBytes * static_cast<double>(procs) + 0x1.0p14;
 }
 
 namespace {
@@ -115,7 +115,7 @@ struct CompareKernel {
     const Machine& machine = spec->machine;
     const double p = static_cast<double>(machine.procs);
     const double pairs = static_cast<double>(spec->tasks() - 1);
-    std::vector<double> times(size_of(spec->tasks()));
+    ScratchVector<double> times(size_of(spec->tasks()));
     Scheduler scheduler;
     for (std::int64_t r = 0; r < count; ++r) {
       fill(gen, times);

@@ -32,125 +32,173 @@ double largest(const std::vector<double>& values) {
   return most;
 }
 
-// The task indices in decreasing order of time, equal times by increasing
-// index, in `order`, and the sort keys in that order in `keys` (the time
-// back by time_of_key). The key is the complement of the time's bits: times
-// >= 0 order as their bits do as unsigned integers (-0 is read as +0), so
-// their complements order longest first. Below kRadixMin tasks, std::sort.
-// Beyond, a least-significant-digit radix sort of (key, index) in passes of
-// 8 bits (256 buckets: four passes of 65536 buckets were slower, their
-// scatter missing the caches), stable, so equal keys keep the index order,
-// and skipping a pass where every key has the same digit. Only the high 32
-// bits are sorted on the whole array; runs of keys equal there (rare for
-// times with a density: they agree to 20 bits of mantissa) are then
-// ordered by the low 32 bits, by insertion when short and by the same
-// passes when long, so that the sort stays exact and O(N) on any law.
+// lpt's order: the tasks in decreasing order of time, equal times by
+// increasing index. A time's key is the complement of its bits: times >= 0
+// order as their bits do as unsigned integers (-0 is read as +0), so their
+// complements order longest first. The keys are spread: their distance
+// above the least key, shifted left past the bits every distance leaves
+// zero, orders as they do and brings more of their bits into the high 32
+// (7 more for exponential times at N = 1e6). Each task is then one 64-bit
+// word, its spread key with the low index_bits bits (enough for N − 1)
+// replaced by its index, so words order by (the key's high bits, index)
+// and a radix pass moves 8 bytes a task (a key and an index apart were 12,
+// and took 1.7x as long). The words are sorted
+// 1. below kRadixMin tasks by std::sort; beyond, by a stable least-
+//    significant-digit radix sort of their high 32 bits (all key) in passes
+//    of 8 bits (256 buckets: 2048 or 65536 were slower, their scatter
+//    missing the caches) that skips a pass where every word has the same
+//    digit, each run of words equal there (rare for laws with a density)
+//    then ordered by its low 32 bits, by insertion when short and by the
+//    same passes when long;
+// 2. where the keys' low index_bits bits are not all alike (integer and
+//    constant times leave them alike), within runs of words equal in their
+//    key bits, by the whole key, read back from the times.
+// The sort is exact, and linear on laws with a density.
 constexpr std::size_t kRadixMin = std::size_t{1} << 14;
 constexpr int kDigitBits = 8;
 constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
 constexpr std::uint64_t kDigit = kBuckets - 1;
+constexpr std::size_t kPasses = 4;  // 32 bits
 // Runs of equal high halves up to this length are sorted by insertion.
 constexpr std::size_t kInsertionMax = 32;
 
-struct SortBuffers {
-  std::vector<std::uint64_t>& keys;
-  std::vector<std::uint64_t>& scratch_keys;
-  std::vector<std::uint32_t>& order;
-  std::vector<std::uint32_t>& scratch_order;
-  std::vector<std::size_t>& counts;
-};
-
 std::uint64_t key_of_time(double t) { return ~std::bit_cast<std::uint64_t>(t + 0.0); }
-double time_of_key(std::uint64_t key) { return std::bit_cast<double>(~key); }
 
-// Stable LSD radix passes over the digits [first_digit, end_digit) of the
-// keys in [begin, end) of the buffers, their indices moving along.
-void radix_passes(SortBuffers& b, std::size_t begin, std::size_t end, int first_digit, int end_digit) {
-  const std::size_t n = end - begin;
-  const auto passes = static_cast<std::size_t>(end_digit - first_digit);
-  std::uint64_t* keys = b.keys.data() + begin;
-  std::uint32_t* order = b.order.data() + begin;
-  std::uint64_t* other_keys = b.scratch_keys.data() + begin;
-  std::uint32_t* other_order = b.scratch_order.data() + begin;
-  b.counts.assign(passes * kBuckets, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t pass = 0; pass < passes; ++pass) {
-      ++b.counts[pass * kBuckets + ((keys[i] >> (kDigitBits * (first_digit + static_cast<int>(pass)))) & kDigit)];
+// The counts of each pass's digits, pass by pass, in counts (kPasses
+// tables of kBuckets; 2·kPasses·kBuckets entries). Even and odd words are
+// counted in tables of their own, added up after: in one table, words that
+// share a digit (the exponent's, for most laws) chain their increments of
+// one counter through memory, 1.6x as long.
+template <int kLowShift>
+void count_digits(const std::uint64_t* words, std::size_t n, std::size_t* counts) {
+  constexpr std::size_t kTable = kPasses * kBuckets;
+  std::fill(counts, counts + 2 * kTable, std::size_t{0});
+  std::size_t* odd = counts + kTable;
+  const auto tally = [](std::size_t* table, std::uint64_t word) {
+    for (std::size_t pass = 0; pass < kPasses; ++pass) {
+      ++table[pass * kBuckets + ((word >> (kLowShift + kDigitBits * static_cast<int>(pass))) & kDigit)];
     }
+  };
+  std::size_t i = 0;
+  for (; i + 1 < n; i += 2) {
+    tally(counts, words[i]);
+    tally(odd, words[i + 1]);
   }
-  bool swapped = false;
-  for (std::size_t pass = 0; pass < passes; ++pass) {
-    std::size_t* count = b.counts.data() + pass * kBuckets;
-    const int shift = kDigitBits * (first_digit + static_cast<int>(pass));
-    if (count[(keys[0] >> shift) & kDigit] == n) continue;  // one digit: nothing moves
+  if (i < n) tally(counts, words[i]);
+  for (std::size_t k = 0; k < kTable; ++k) counts[k] += odd[k];
+}
+
+// Stable LSD radix passes over the 32 bits of the n words from bit
+// kLowShift (0 or 32) on, through scratch (n words).
+template <int kLowShift>
+void radix_sort_half(std::uint64_t* words, std::uint64_t* scratch, std::size_t n, std::vector<std::size_t>& counts) {
+  counts.resize(2 * kPasses * kBuckets);
+  count_digits<kLowShift>(words, n, counts.data());
+  std::uint64_t* from = words;
+  std::uint64_t* to = scratch;
+  for (std::size_t pass = 0; pass < kPasses; ++pass) {
+    std::size_t* count = counts.data() + pass * kBuckets;
+    const int shift = kLowShift + kDigitBits * static_cast<int>(pass);
+    if (count[(from[0] >> shift) & kDigit] == n) continue;  // one digit: nothing moves
     std::size_t offset = 0;
     for (std::size_t d = 0; d < kBuckets; ++d) {
       const std::size_t c = count[d];
       count[d] = offset;
       offset += c;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t to = count[(keys[i] >> shift) & kDigit]++;
-      other_keys[to] = keys[i];
-      other_order[to] = order[i];
-    }
-    std::swap(keys, other_keys);
-    std::swap(order, other_order);
-    swapped = !swapped;
+    for (std::size_t i = 0; i < n; ++i) to[count[(from[i] >> shift) & kDigit]++] = from[i];
+    std::swap(from, to);
   }
-  if (swapped) {
-    std::copy(keys, keys + n, other_keys);
-    std::copy(order, order + n, other_order);
-  }
+  if (from != words) std::copy(from, from + n, words);
 }
 
-// Sorts [begin, end), whose keys agree in their high 32 bits and whose
-// indices ascend, by the low 32 bits, stably.
-void sort_equal_high_run(SortBuffers& b, std::size_t begin, std::size_t end) {
+// Orders words[begin, end), equal in their high 32 bits, by their low 32.
+void sort_equal_high_run(std::uint64_t* words, std::uint64_t* scratch, std::size_t begin, std::size_t end,
+                         std::vector<std::size_t>& counts) {
   if (end - begin > kInsertionMax) {
-    radix_passes(b, begin, end, 0, 4);
+    radix_sort_half<0>(words + begin, scratch + begin, end - begin, counts);
     return;
   }
   for (std::size_t i = begin + 1; i < end; ++i) {
-    const std::uint64_t key = b.keys[i];
-    const std::uint32_t index = b.order[i];
+    const std::uint64_t word = words[i];
     std::size_t j = i;
-    for (; j > begin && b.keys[j - 1] > key; --j) {
-      b.keys[j] = b.keys[j - 1];
-      b.order[j] = b.order[j - 1];
-    }
-    b.keys[j] = key;
-    b.order[j] = index;
+    for (; j > begin && words[j - 1] > word; --j) words[j] = words[j - 1];
+    words[j] = word;
   }
 }
 
-void sort_longest_first(std::span<const double> times, SortBuffers b) {
-  const std::size_t n = times.size();
-  b.keys.resize(n);
-  b.order.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    b.keys[i] = key_of_time(times[i]);
-    b.order[i] = static_cast<std::uint32_t>(i);
-  }
-  if (n < kRadixMin) {
-    std::sort(b.order.begin(), b.order.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return b.keys[x] < b.keys[y] || (b.keys[x] == b.keys[y] && x < y); });
-    std::sort(b.keys.begin(), b.keys.end());
-    return;
-  }
-  b.scratch_keys.resize(n);
-  b.scratch_order.resize(n);
-  radix_passes(b, 0, n, 4, 8);
-  // Runs of equal high halves, each ordered by its low halves unless they
-  // already are (equal or ascending keys, as for integer or constant times).
+// Calls order(begin, end) on each run of at least two words that agree in
+// the bits that `shift` keeps.
+template <class Order>
+void for_each_equal_run(const std::uint64_t* words, std::size_t n, int shift, Order order) {
   for (std::size_t begin = 0; begin < n;) {
-    const std::uint64_t high = b.keys[begin] >> 32;
+    const std::uint64_t high = words[begin] >> shift;
     std::size_t end = begin + 1;
-    bool sorted = true;
-    for (; end < n && (b.keys[end] >> 32) == high; ++end) sorted = sorted && b.keys[end - 1] <= b.keys[end];
-    if (!sorted) sort_equal_high_run(b, begin, end);
+    while (end < n && (words[end] >> shift) == high) ++end;
+    if (end - begin > 1) order(begin, end);
     begin = end;
   }
+}
+
+// The words of `times` in lpt's order (see above); returns index_bits.
+int sort_longest_first(std::span<const double> times, ScratchVector<std::uint64_t>& words,
+                       ScratchVector<std::uint64_t>& scratch, std::vector<std::size_t>& counts) {
+  const std::size_t n = times.size();
+  const int index_bits = std::max(1, static_cast<int>(std::bit_width(n - 1)));
+  const std::uint64_t index_mask = (std::uint64_t{1} << index_bits) - 1;
+  words.resize(n);
+  double longest = times[0];
+  double shortest = times[0];
+  for (const double t : times) {
+    longest = std::max(longest, t);
+    shortest = std::min(shortest, t);
+  }
+  const std::uint64_t least = key_of_time(longest);
+  const int lead = std::min(63, std::countl_zero(key_of_time(shortest) - least));
+  const auto spread = [&](double t) { return (key_of_time(t) - least) << lead; };
+  const std::uint64_t first_low = spread(times[0]) & index_mask;
+  std::uint64_t low_varies = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t key = spread(times[i]);
+    low_varies |= (key & index_mask) ^ first_low;
+    words[i] = (key & ~index_mask) | i;
+  }
+  if (n < kRadixMin) {
+    std::sort(words.begin(), words.end());
+  } else {
+    scratch.resize(n);
+    radix_sort_half<32>(words.data(), scratch.data(), n, counts);
+  }
+  // Runs of equal key bits lie within runs of equal high 32 (index_bits <= 32).
+  const auto key_then_index = [&](std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t key_a = spread(times[a & index_mask]);
+    const std::uint64_t key_b = spread(times[b & index_mask]);
+    return key_a < key_b || (key_a == key_b && a < b);
+  };
+  for_each_equal_run(words.data(), n, 32, [&](std::size_t begin, std::size_t end) {
+    std::uint64_t* run = words.data() + begin;
+    const std::size_t length = end - begin;
+    if (!std::is_sorted(run, run + length)) sort_equal_high_run(words.data(), scratch.data(), begin, end, counts);
+    if (low_varies == 0) return;
+    for_each_equal_run(run, length, index_bits, [&](std::size_t first, std::size_t last) {
+      std::sort(run + first, run + last, key_then_index);
+    });
+  });
+  return index_bits;
+}
+
+// The pairs of neighbouring tasks with different owners, counted in 32 bits
+// a stretch (the loop then vectorises).
+std::int64_t neighbours_apart(std::span<const std::uint32_t> owner) {
+  constexpr std::size_t kStretch = std::size_t{1} << 31;
+  std::int64_t apart = 0;
+  for (std::size_t first = 1; first < owner.size(); first += kStretch) {
+    const std::size_t last = std::min(owner.size(), first + kStretch);
+    std::uint32_t stretch = 0;
+    for (std::size_t i = first; i < last; ++i) stretch += static_cast<std::uint32_t>(owner[i] != owner[i - 1]);
+    apart += stretch;
+  }
+  return apart;
 }
 
 // Pairs of neighbours split when every processor holds one contiguous run:
@@ -312,19 +360,22 @@ Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, doubl
   // left. Ties between processors free at the same time do not change any
   // finish time.
   first_free_.reset(procs);
+  FirstFree::First leader = first_free_.first();
   std::int64_t moved = 0;  // tasks after which the next goes elsewhere (the last counted, then taken back)
   bool last_moved = false;
+  const auto finish_at = [&](double time) {
+    const FirstFree::First next = first_free_.advance<Ties::keep_first>(leader, time);
+    last_moved = next.id != leader.id;
+    moved += static_cast<std::int64_t>(last_moved);
+    leader = next;
+  };
   if (h == 0.0) {
-    for (const double t : times) {
-      last_moved = first_free_.advance_first<Ties::keep_first>(first_free_.first_time() + t);
-      moved += static_cast<std::int64_t>(last_moved);
-    }
+    for (const double t : times) finish_at(leader.time() + t);
   } else {
     double k = 0.0;
     for (const double t : times) {
       k += 1.0;
-      last_moved = first_free_.advance_first<Ties::keep_first>(std::max(first_free_.first_time(), k * h) + t);
-      moved += static_cast<std::int64_t>(last_moved);
+      finish_at(std::max(leader.time(), k * h) + t);
     }
   }
   return {first_free_.latest(), 0.0, moved - static_cast<std::int64_t>(last_moved)};
@@ -333,22 +384,31 @@ Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, doubl
 Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
   // Graham (1969): the longest task first (equal times in task order), each
   // to the least-loaded processor (equal loads: the lowest id).
-  sort_longest_first(times, {keys_, scratch_keys_, order_, scratch_order_, counts_radix_});
+  const std::size_t n = times.size();
+  const int index_bits = n == 0 ? 1 : sort_longest_first(times, words_, scratch_words_, counts_radix_);
+  const std::uint64_t index_mask = (std::uint64_t{1} << index_bits) - 1;
   first_free_.reset(procs);
-  // Each task's processor in the sorted order first (written in sequence),
-  // then scattered to task order in a loop of its own: scattered inside the
-  // placement loop, the stores' cache misses held up the tree's chain.
-  std::vector<std::uint32_t>& placed = scratch_order_;
-  placed.resize(times.size());
-  for (std::size_t j = 0; j < times.size(); ++j) {
-    placed[j] = first_free_.first();
-    first_free_.advance_first<Ties::lowest_id>(first_free_.first_time() + time_of_key(keys_[j]));
+  // Each task's time is read by its index, and its processor goes straight
+  // to its place in task order, a store scattered over N places. Both cache
+  // lines are fetched kAhead tasks before: a store that missed the caches
+  // would hold the tree's stores behind it in the store queue and stall the
+  // placements (the owners scattered in a loop of their own took 1.6 ns a
+  // task more at N = 1e6; without the times fetched ahead, lpt took 4x as
+  // long).
+  constexpr std::size_t kAhead = 64;
+  owner_.resize(n);
+  std::uint32_t* owner = owner_.data();
+  const std::uint64_t* words = words_.data();
+  FirstFree::First leader = first_free_.first();
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint64_t ahead = words[j + kAhead < n ? j + kAhead : j] & index_mask;
+    __builtin_prefetch(owner + ahead, 1);
+    __builtin_prefetch(times.data() + ahead);
+    const std::uint64_t task = words[j] & index_mask;
+    owner[task] = leader.id;
+    leader = first_free_.advance<Ties::lowest_id>(leader, leader.time() + times[task]);
   }
-  owner_.resize(times.size());
-  for (std::size_t j = 0; j < times.size(); ++j) owner_[order_[j]] = placed[j];
-  std::int64_t split = 0;
-  for (std::size_t i = 1; i < owner_.size(); ++i) split += static_cast<std::int64_t>(owner_[i] != owner_[i - 1]);
-  return {first_free_.latest(), 0.0, split};
+  return {first_free_.latest(), 0.0, neighbours_apart(owner_)};
 }
 
 Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h) {
@@ -359,6 +419,7 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
   // chunk's time is the sum of its tasks, added to its start once; with one
   // task a chunk this is self's schedule, value for value.
   first_free_.reset(procs);
+  FirstFree::First leader = first_free_.first();
   const std::size_t n = times.size();
   const std::size_t p = size_of(procs);
   double j = 0.0;
@@ -371,8 +432,10 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
     for (std::size_t i = first; i < first + size; ++i) work += times[i];
     first += size;
     j += 1.0;
-    last_moved = first_free_.advance_first<Ties::keep_first>(std::max(first_free_.first_time(), j * h) + work);
+    const FirstFree::First next = first_free_.advance<Ties::keep_first>(leader, std::max(leader.time(), j * h) + work);
+    last_moved = next.id != leader.id;
     moved += static_cast<std::int64_t>(last_moved);
+    leader = next;
   }
   return {first_free_.latest(), 0.0, moved - static_cast<std::int64_t>(last_moved)};
 }

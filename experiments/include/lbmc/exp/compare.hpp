@@ -82,6 +82,7 @@
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/exp/compare_workload.hpp"
 #include "lbmc/exp/first_free.hpp"
+#include "lbmc/exp/scratch_vector.hpp"
 
 namespace lbmc::exp {
 
@@ -225,7 +226,7 @@ struct Outcome {
 //! Executes strategies on a replication's times, reusing its buffers
 //! (per processor: loads, counts, the winner tree of first_free.hpp, the
 //! balanced layout; per task: lpt's processor of each task, and the order
-//! of the tasks by time with its radix sort's keys).
+//! of the tasks by time, sorted as words of a key and an index).
 class Scheduler {
  public:
   //! The schedule of `s` on `times` (each >= 0) on `machine`; draws from
@@ -251,9 +252,8 @@ class Scheduler {
   std::vector<double> loads_;
   std::vector<std::uint32_t> counts_;                  // choice: tasks per processor (N < 2^32)
   FirstFree first_free_;                               // self, lpt, chunk:K, guided
-  std::vector<std::uint32_t> owner_;                   // lpt: each task's processor
-  std::vector<std::uint64_t> keys_, scratch_keys_;     // lpt's radix sort: times as keys
-  std::vector<std::uint32_t> order_, scratch_order_;   // and the task indices they carry
+  ScratchVector<std::uint32_t> owner_;                 // lpt: each task's processor
+  ScratchVector<std::uint64_t> words_, scratch_words_; // lpt's sort: a time's key with its task's index
   std::vector<std::size_t> counts_radix_;
   std::vector<std::int64_t> starts_;                   // balanced-block: first task of each processor
 };
@@ -328,11 +328,14 @@ std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sam
 //! figure on stderr).
 double compare_variates_per_rep(const CompareSpec& spec);
 
-//! Bytes one thread holds for a replication, rounded up: per task 48 (its
-//! time; lpt's keys and indices, their radix-sort copies and each task's
-//! processor: 36), per processor 72 (a load, a count, a balanced block's
-//! start: 20; the winner tree's nodes, each a time and an id, up to 4 per
-//! processor: 48), and the radix sort's 16 KiB of counts.
+//! Bytes one thread holds for a replication, rounded up: per task
+//! kCompareTaskBytes (its time; lpt's words, their radix-sort copies and
+//! each task's processor: 20), per processor kCompareProcessorBytes (a
+//! load, a count, a balanced block's start: 20; the winner tree's nodes,
+//! each a time and an id, up to 4 per processor: 48), and the radix sort's
+//! 16 KiB of counts.
+inline constexpr int kCompareTaskBytes = 32;
+inline constexpr int kCompareProcessorBytes = 72;
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 
 //! Simulates every strategy of `spec` on common task times under `plan`
