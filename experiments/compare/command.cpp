@@ -262,7 +262,7 @@ class CompareCommand final : public Command {
     for (const Workload& w : workloads) most_tasks = std::max(most_tasks, w.tasks);
     const std::int64_t most_procs = *std::max_element(procs.begin(), procs.end());
     require_memory(settings, settings.plan.threads * compare_thread_bytes(most_tasks, most_procs),
-                   fmt::format("{} threads x ({} tasks x {} bytes + {} processors x {} bytes + 16 KiB)",
+                   fmt::format("{} threads x ({} tasks x {} bytes + {} processors x {} bytes + 32 KiB)",
                                settings.plan.threads, most_tasks, kCompareTaskBytes, most_procs, kCompareProcessorBytes));
 
     Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, settings, command_line);

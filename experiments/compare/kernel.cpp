@@ -76,7 +76,7 @@ double compare_variates_per_rep(const CompareSpec& spec) {
 }
 
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs) {
-  return kCompareTaskBytes * static_cast<double>(tasks) + kCompareProcessorBytes * static_cast<double>(procs) + 0x1.0p14;
+  return kCompareTaskBytes * static_cast<double>(tasks) + kCompareProcessorBytes * static_cast<double>(procs) + 0x1.0p15;
 }
 
 namespace {

@@ -254,7 +254,7 @@ class Scheduler {
   FirstFree first_free_;                               // self, lpt, chunk:K, guided
   ScratchVector<std::uint32_t> owner_;                 // lpt: each task's processor
   ScratchVector<std::uint64_t> words_, scratch_words_; // lpt's sort: a time's key with its task's index
-  std::vector<std::size_t> counts_radix_;
+  std::vector<std::uint32_t> counts_radix_;
   std::vector<std::int64_t> starts_;                   // balanced-block: first task of each processor
 };
 
@@ -333,7 +333,7 @@ double compare_variates_per_rep(const CompareSpec& spec);
 //! each task's processor: 20), per processor kCompareProcessorBytes (a
 //! load, a count, a balanced block's start: 20; the winner tree's nodes,
 //! each a time and an id, up to 4 per processor: 48), and the radix sort's
-//! 16 KiB of counts.
+//! 32 KiB of counts.
 inline constexpr int kCompareTaskBytes = 32;
 inline constexpr int kCompareProcessorBytes = 72;
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);

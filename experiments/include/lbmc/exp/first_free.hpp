@@ -103,10 +103,11 @@ class FirstFree {
     // sibling). The sum is off the chain that runs from leaf to root, which
     // is then one compare and one conditional move a level.
     const auto climb = [&] {
-      const std::uint64_t other_key = keys[node ^ 1];
-      const std::uint32_t other_id = ids[node ^ 1];
+      const std::size_t sibling = node ^ 1;
+      const std::uint64_t other_key = keys[sibling];
+      const std::uint32_t other_id = ids[sibling];
       std::uint64_t tie = 1;
-      if constexpr (kTies == Ties::lowest_id) tie = ~node & 1;
+      if constexpr (kTies == Ties::lowest_id) tie = sibling & 1;
       take_if_at_most(other_key + tie, other_key, other_id, key, id);
       node >>= 1;
       keys[node] = key;
