@@ -216,6 +216,21 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("cli: --quiet keeps the notes of references left out - and only them") {
+    // N/P past the Poisson model's range: its reference is left out of the
+    // rows, which a note on stderr says even under --quiet.
+    const Outcome noted = lbmc("assign --N 9e15 --P 2 --reps 10 --seed 1 --quiet --csv -");
+    CHECK(noted.code == 0);
+    CHECK(count_lines(noted.err) == 1);
+    CHECK(noted.err.find("note: ") != std::string::npos);
+    CHECK(noted.err.find("poisson-model unavailable") != std::string::npos);
+    CHECK(noted.out.find("poisson-model") == std::string::npos);
+    // Nothing left out: nothing on stderr.
+    const Outcome silent = lbmc("assign --N 100 --P 2 --reps 10 --seed 1 --quiet --csv -");
+    CHECK(silent.code == 0);
+    CHECK(silent.err.empty());
+  }
+
   TEST_CASE("cli: unwritable output paths fail before running and leave nothing") {
     for (const std::string& path : std::vector<std::string>{"/nonexistent-dir/x.csv", "/proc/version", scratch().string()}) {
       CAPTURE(path);
@@ -258,7 +273,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("cli: output to a character device or a pipe is written in place") {
-    const Outcome null = lbmc("maxload --n 4 --reps 100 --quiet --csv /dev/null --json /dev/null");
+    const Outcome null = lbmc("maxload --n 4 --reps 400 --seed 3 --quiet --csv /dev/null --json /dev/null");
     CHECK(null.code == 0);
     CHECK(null.err.empty());
     const fs::path fifo = scratch() / "rows.fifo";

@@ -41,7 +41,7 @@ class MergeCommand final : public Command {
     app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
     app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout");
     app.add_option("--json", overrides_.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
-    app.add_flag("--quiet", quiet_, "no seed, timing or progress lines on stderr");
+    app.add_flag("--quiet", quiet_, "no seed, timing or progress lines on stderr (notes of references left out stay)");
     app.footer(
         "Slices: lbmc COMMAND ... --seed S --blocks FIRST:COUNT --checkpoint FILE, for contiguous block ranges that\n"
         "together cover every block of every point; the last slice may name a COUNT past the end (--blocks 64:1e12).\n"

@@ -106,10 +106,12 @@ int Report::finish() {
   }
   const auto failed = table_.failures(engine::ReferenceKind::exact);
   const auto violated = table_.failures(engine::ReferenceKind::bound);
+  // Notes tell of references left out and checks without a verdict: what
+  // the rows do not show, so --quiet (seed, timing, progress) keeps them.
+  for (const std::string& note : table_.notes) {
+    std::fprintf(stderr, "lbmc %s: note: %s\n", table_.experiment.c_str(), note.c_str());
+  }
   if (!settings_.quiet) {
-    for (const std::string& note : table_.notes) {
-      std::fprintf(stderr, "lbmc %s: note: %s\n", table_.experiment.c_str(), note.c_str());
-    }
     std::fprintf(stderr, "lbmc %s: %zu rows, %lld failed exact check%s, %lld bound%s not respected, %.3f s\n",
                  table_.experiment.c_str(), table_.rows.size(), static_cast<long long>(failed),
                  failed == 1 ? "" : "s", static_cast<long long>(violated), violated == 1 ? "" : "s",

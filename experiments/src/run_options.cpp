@@ -48,7 +48,7 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_option("--blocks", text.blocks,
                  "FIRST:COUNT: run only these blocks of every point and write their state to --checkpoint "
                  "(lbmc merge combines slices)");
-  app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr");
+  app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr (notes of references left out stay)");
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
 
