@@ -335,6 +335,15 @@ TEST_SUITE("fast") {
     std::vector<double> stretched = lbmc::test::draw_times("uniform:1,1.00001", 70000, 17);
     stretched[0] = 100.0;
     check_lpt_against_reference(stretched, 3);
+    // Times a few ulps apart (and equal ones) beside a long task: every
+    // word then shares its key bits with thousands of others, and whole
+    // keys order them, read back batch after batch.
+    std::vector<double> crowded(70000);
+    engine::Generator gen = engine::block_generator(19, 0);
+    for (double& t : crowded) t = std::nextafter(1.0, 2.0) + static_cast<double>(exp::uniform_below(gen, 4096)) * 0x1p-52;
+    crowded[0] = 100.0;
+    check_lpt_against_reference(crowded, 3);
+    check_lpt_against_reference(crowded, 1000);
   }
 
   TEST_CASE("compare: every schedule respects the lower bound and list schedules Graham's") {
