@@ -142,22 +142,77 @@ void for_each_equal_run(const std::uint64_t* words, std::size_t n, int shift, Or
   }
 }
 
-// The words of `times` in lpt's order (see above); returns index_bits.
-int sort_longest_first(std::span<const double> times, ScratchVector<std::uint64_t>& words,
-                       ScratchVector<std::uint64_t>& scratch, std::vector<std::uint32_t>& counts) {
+// A key's distance above the least key, shifted left past the bits that
+// every distance leaves zero: it orders as the key does.
+struct SpreadKey {
+  std::uint64_t least = 0;
+  int lead = 0;
+
+  static SpreadKey of(std::span<const double> times) {
+    double shortest = times[0];
+    double longest = times[0];
+    for (const double t : times) {  // min and max vectorise; std::minmax_element does not
+      shortest = std::min(shortest, t);
+      longest = std::max(longest, t);
+    }
+    const std::uint64_t least = key_of_time(longest);
+    return {least, std::min(63, std::countl_zero(key_of_time(shortest) - least))};
+  }
+  std::uint64_t operator()(double t) const { return (key_of_time(t) - least) << lead; }
+};
+
+// Orders runs of words that share their key bits by their whole keys, read
+// back from the times. Runs wait in a batch of about kBatch words, whose
+// reads are a loop of their own, independent of one another, so that their
+// cache misses overlap: read inside a sort's comparisons, they waited one by
+// one, and lpt of 3e8 exponential times took 2.2x as long as with (key,
+// index) pairs, at that N a third of the words sharing their key bits.
+class WholeKeyOrder {
+ public:
+  WholeKeyOrder(std::span<const double> times, std::uint64_t index_mask, SpreadKey spread)
+      : times_(times), index_mask_(index_mask), spread_(spread) {}
+
+  void add(std::uint64_t* first, std::uint64_t* last) {
+    runs_.emplace_back(first, last);
+    waiting_ += static_cast<std::size_t>(last - first);
+    if (waiting_ >= kBatch) flush();
+  }
+
+  void flush() {
+    keyed_.clear();
+    for (const auto& [first, last] : runs_) {
+      for (const std::uint64_t* w = first; w != last; ++w) keyed_.emplace_back(spread_(times_[*w & index_mask_]), *w);
+    }
+    auto from = keyed_.begin();
+    for (const auto& [first, last] : runs_) {
+      const auto to = from + (last - first);
+      std::sort(from, to);  // by key, then word: equal keys in index order
+      std::transform(from, to, first, [](const auto& keyed) { return keyed.second; });
+      from = to;
+    }
+    runs_.clear();
+    waiting_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kBatch = 4096;
+  std::span<const double> times_;
+  std::uint64_t index_mask_;
+  SpreadKey spread_;
+  std::vector<std::pair<std::uint64_t*, std::uint64_t*>> runs_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> keyed_;  // (whole key, word)
+  std::size_t waiting_ = 0;                                      // words in runs_
+};
+
+// The words of `times` (at least one) in lpt's order (see above); returns
+// the mask of their index bits.
+std::uint64_t sort_longest_first(std::span<const double> times, ScratchVector<std::uint64_t>& words,
+                                 ScratchVector<std::uint64_t>& scratch, std::vector<std::uint32_t>& counts) {
   const std::size_t n = times.size();
   const int index_bits = std::max(1, static_cast<int>(std::bit_width(n - 1)));
   const std::uint64_t index_mask = (std::uint64_t{1} << index_bits) - 1;
+  const SpreadKey spread = SpreadKey::of(times);
   words.resize(n);
-  double longest = times[0];
-  double shortest = times[0];
-  for (const double t : times) {
-    longest = std::max(longest, t);
-    shortest = std::min(shortest, t);
-  }
-  const std::uint64_t least = key_of_time(longest);
-  const int lead = std::min(63, std::countl_zero(key_of_time(shortest) - least));
-  const auto spread = [&](double t) { return (key_of_time(t) - least) << lead; };
   const std::uint64_t first_low = spread(times[0]) & index_mask;
   std::uint64_t low_varies = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -171,46 +226,44 @@ int sort_longest_first(std::span<const double> times, ScratchVector<std::uint64_
     scratch.resize(n);
     radix_sort<kLowBits, kHighBits / kDigitBits>(words.data(), scratch.data(), n, counts);
   }
-  // Runs of equal key bits lie within runs of equal high bits (index_bits
-  // <= 32). Their whole keys are read back in batches of about kBatch
-  // words, each a loop of reads independent of one another, whose cache
-  // misses overlap: read inside a sort's comparisons, they waited one by
-  // one, and lpt of 3e8 exponential times took 2.2x as long as with (key,
-  // index) pairs, at that N a third of the words sharing their key bits.
-  constexpr std::size_t kBatch = 4096;
-  std::vector<std::pair<std::uint64_t*, std::uint64_t*>> queued;  // runs
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> keyed;     // (whole key, word)
-  std::size_t queued_words = 0;
-  const auto order_queued = [&] {
-    keyed.clear();
-    for (const auto& [first, last] : queued) {
-      for (const std::uint64_t* w = first; w != last; ++w) keyed.emplace_back(0, *w);
-    }
-    for (auto& [key, word] : keyed) key = spread(times[word & index_mask]);
-    auto from = keyed.begin();
-    for (const auto& [first, last] : queued) {
-      const auto to = from + (last - first);
-      std::sort(from, to);  // by key, then word: equal keys in index order
-      std::transform(from, to, first, [](const auto& kw) { return kw.second; });
-      from = to;
-    }
-    queued.clear();
-    queued_words = 0;
-  };
+  // Runs of equal key bits lie within runs of equal high bits (index_bits <= 32).
+  WholeKeyOrder by_whole_key(times, index_mask, spread);
   for_each_equal_run(words.data(), n, kLowBits, [&](std::size_t begin, std::size_t end) {
     std::uint64_t* run = words.data() + begin;
     const std::size_t length = end - begin;
     if (!std::is_sorted(run, run + length)) sort_equal_high_run(words.data(), scratch.data(), begin, end, counts);
     if (low_varies == 0) return;
-    for_each_equal_run(run, length, index_bits, [&](std::size_t first, std::size_t last) {
-      queued.emplace_back(run + first, run + last);
-      queued_words += last - first;
-      if (queued_words >= kBatch) order_queued();
-    });
+    for_each_equal_run(run, length, index_bits,
+                       [&](std::size_t first, std::size_t last) { by_whole_key.add(run + first, run + last); });
   });
-  order_queued();
-  return index_bits;
+  by_whole_key.flush();
+  return index_mask;
 }
+
+// The first free processor of a queue schedule as it takes one task or
+// chunk after another, counting the turns after which the next goes
+// elsewhere (ties keep the first processor first).
+class QueueLeader {
+ public:
+  explicit QueueLeader(FirstFree& tree) : tree_(tree), first_(tree.first()) {}
+
+  [[nodiscard]] double free_at() const { return first_.time(); }
+  //! The first processor finishes its new work at `time`.
+  void finish_at(double time) {
+    const FirstFree::First next = tree_.advance<Ties::keep_first>(first_, time);
+    last_moved_ = next.id != first_.id;
+    moved_ += static_cast<std::int64_t>(last_moved_);
+    first_ = next;
+  }
+  //! Neighbouring pairs split: moves between turns, the last one's not counted.
+  [[nodiscard]] std::int64_t split_pairs() const { return moved_ - static_cast<std::int64_t>(last_moved_); }
+
+ private:
+  FirstFree& tree_;
+  FirstFree::First first_;
+  std::int64_t moved_ = 0;
+  bool last_moved_ = false;
+};
 
 // The pairs of neighbouring tasks with different owners, counted in 32 bits
 // a stretch (the loop then vectorises).
@@ -385,33 +438,24 @@ Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, doubl
   // left. Ties between processors free at the same time do not change any
   // finish time.
   first_free_.reset(procs);
-  FirstFree::First leader = first_free_.first();
-  std::int64_t moved = 0;  // tasks after which the next goes elsewhere (the last counted, then taken back)
-  bool last_moved = false;
-  const auto finish_at = [&](double time) {
-    const FirstFree::First next = first_free_.advance<Ties::keep_first>(leader, time);
-    last_moved = next.id != leader.id;
-    moved += static_cast<std::int64_t>(last_moved);
-    leader = next;
-  };
+  QueueLeader leader(first_free_);
   if (h == 0.0) {
-    for (const double t : times) finish_at(leader.time() + t);
+    for (const double t : times) leader.finish_at(leader.free_at() + t);
   } else {
     double k = 0.0;
     for (const double t : times) {
       k += 1.0;
-      finish_at(std::max(leader.time(), k * h) + t);
+      leader.finish_at(std::max(leader.free_at(), k * h) + t);
     }
   }
-  return {first_free_.latest(), 0.0, moved - static_cast<std::int64_t>(last_moved)};
+  return {first_free_.latest(), 0.0, leader.split_pairs()};
 }
 
 Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
   // Graham (1969): the longest task first (equal times in task order), each
   // to the least-loaded processor (equal loads: the lowest id).
   const std::size_t n = times.size();
-  const int index_bits = n == 0 ? 1 : sort_longest_first(times, words_, scratch_words_, counts_radix_);
-  const std::uint64_t index_mask = (std::uint64_t{1} << index_bits) - 1;
+  const std::uint64_t index_mask = n == 0 ? 0 : sort_longest_first(times, words_, scratch_words_, counts_radix_);
   first_free_.reset(procs);
   // Each task's time is read by its index, and its processor goes straight
   // to its place in task order, a store scattered over N places. Both cache
@@ -444,12 +488,10 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
   // chunk's time is the sum of its tasks, added to its start once; with one
   // task a chunk this is self's schedule, value for value.
   first_free_.reset(procs);
-  FirstFree::First leader = first_free_.first();
+  QueueLeader leader(first_free_);
   const std::size_t n = times.size();
   const std::size_t p = size_of(procs);
   double j = 0.0;
-  std::int64_t moved = 0;  // chunks after which the next goes elsewhere (the last counted, then taken back)
-  bool last_moved = false;
   for (std::size_t first = 0; first < n;) {
     const std::size_t left = n - first;
     const std::size_t size = fixed > 0 ? std::min(left, size_of(fixed)) : (left + p - 1) / p;
@@ -457,12 +499,9 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
     for (std::size_t i = first; i < first + size; ++i) work += times[i];
     first += size;
     j += 1.0;
-    const FirstFree::First next = first_free_.advance<Ties::keep_first>(leader, std::max(leader.time(), j * h) + work);
-    last_moved = next.id != leader.id;
-    moved += static_cast<std::int64_t>(last_moved);
-    leader = next;
+    leader.finish_at(std::max(leader.free_at(), j * h) + work);
   }
-  return {first_free_.latest(), 0.0, moved - static_cast<std::int64_t>(last_moved)};
+  return {first_free_.latest(), 0.0, leader.split_pairs()};
 }
 
 Outcome Scheduler::balanced_block(std::span<const double> times, const Machine& machine) {

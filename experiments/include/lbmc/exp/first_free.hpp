@@ -137,7 +137,7 @@ class FirstFree {
   // that kUnused + tie does not wrap.
   static constexpr std::uint64_t kUnused = ~std::uint64_t{0} - 1;
   std::size_t leaves_ = 1;
-  bool odd_depth_ = false;  // log2(leaves_) odd
+  bool odd_depth_ = false;  // log2(leaves_) odd, kept off the replay's path
   std::vector<std::uint64_t> keys_;  // [1, leaves_): internal nodes; [leaves_, 2·leaves_): processors
   std::vector<std::uint32_t> ids_;
 };
