@@ -28,6 +28,14 @@ namespace {
 using lbmc::test::shell;
 using lbmc::test::slurp;
 
+// Shell, after `pid=$!`: waits (up to 10 s) until the process catches
+// SIGINT and SIGTERM (bits 1 and 14 of SigCgt in /proc/PID/status), so that
+// a signal sent next meets lbmc's handlers however slowly a loaded machine
+// started it.
+const std::string kUntilHandlersInstalled =
+    "for i in $(seq 200); do m=$(grep ^SigCgt: /proc/$pid/status); m=${m##*[[:space:]]};"
+    " (( (16#${m:-0} & 0x4002) == 0x4002 )) && break; sleep 0.05; done;";
+
 const fs::path& scratch() {
   static const fs::path dir = lbmc::test::scratch_folder("run_state_test");
   return dir;
@@ -288,7 +296,7 @@ TEST_SUITE("statistical") {
       const fs::path err = scratch() / "endless_one_err.txt";
       const int code = shell(std::string(LBMC_BINARY) + " " + args + " --reps 10 --seed 1 --quiet --csv " +
                              (dir / "out.csv").string() + " --checkpoint " + (dir / "run.state").string() + " 2>" +
-                             err.string() + " & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid");
+                             err.string() + " & pid=$!; " + kUntilHandlersInstalled + " sleep 0.5; kill -TERM $pid; wait $pid");
       CHECK(code == 130);
       const std::string message = slurp(err);
       CHECK(std::count(message.begin(), message.end(), '\n') == 1);
@@ -308,7 +316,8 @@ TEST_SUITE("statistical") {
     const int code = shell(std::string(LBMC_BINARY) +
                            " maxload --n 4e18 --method brute --reps 10 --seed 1 --quiet --csv " + (dir / "out.csv").string() +
                            " --checkpoint " + (dir / "run.state").string() + " 2>" + err.string() +
-                           " & pid=$!; sleep 0.5; kill -STOP $pid; kill -INT $pid; kill -TERM $pid; kill -CONT $pid;"
+                           " & pid=$!; " + kUntilHandlersInstalled + " kill -STOP $pid; kill -INT $pid; kill -TERM $pid;"
+                           " kill -CONT $pid;"
                            " wait $pid");
     CHECK(code == 130);
     const std::string message = slurp(err);
