@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/engine/errors.hpp"
@@ -22,7 +23,7 @@ exp::MaxLoadSample simulate(const dist::LoadLaw& law, std::int64_t n, std::int64
 }
 
 // Two-sample Kolmogorov–Smirnov distance of sorted samples a and b.
-double two_sample_ks(const std::vector<double>& a, const std::vector<double>& b) {
+double two_sample_ks(std::span<const double> a, std::span<const double> b) {
   std::size_t i = 0, j = 0;
   double d = 0.0;
   while (i < a.size() && j < b.size()) {

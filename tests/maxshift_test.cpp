@@ -2,6 +2,8 @@
 // vectors, and the simulation against exact finite-n values.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <functional>
 #include <cstdlib>
@@ -270,7 +272,7 @@ TEST_SUITE("statistical") {
     CHECK(one.max_rshift.mean() == two.max_rshift.mean());
     CHECK(one.d_ge_1.hits() == two.d_ge_1.hits());
     CHECK(one.covariance->covariance() == two.covariance->covariance());
-    CHECK(one.w_prime_values.sorted_values() == two.w_prime_values.sorted_values());
+    CHECK(std::ranges::equal(one.w_prime_values.sorted_values(), two.w_prime_values.sorted_values()));
   }
 
   TEST_CASE("maxshift: P(D >= 1) and P(W' = 0) of integer loads - ties included - against enumeration") {

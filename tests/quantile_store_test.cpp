@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
 
+#include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 #include "lbmc/engine/rng.hpp"
 
@@ -61,7 +63,7 @@ TEST_SUITE("fast") {
         CHECK(std::binary_search(values.begin(), values.end(), q.high));
       }
     }
-    CHECK(store.sorted_values() == values);
+    CHECK(std::ranges::equal(store.sorted_values(), values));
   }
 
   TEST_CASE("quantile store: interval ranks have the binomial coverage") {
@@ -171,6 +173,45 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("quantile store: many values binned at once by tasks give the sketch of one by one") {
+    // Past kParallelBinValues values a conversion to a sketch bins groups in
+    // OpenMP tasks (here three groups, on 3 threads), against the values
+    // added one by one: sparse and dense pages, integers and both signs.
+    const std::size_t blocks = 100;
+    const std::size_t per_block = QuantileStore::kParallelBinValues * 5 / 2 / blocks;
+    for (const int kind : {0, 1}) {
+      CAPTURE(kind);
+      auto gen = lbmc::engine::block_generator(8, static_cast<std::uint64_t>(kind));
+      QuantileStore many(1000), one_by_one(1000);
+      std::size_t count = 0;
+      for (std::size_t b = 0; b < blocks; ++b) {
+        for (double& x : many.append(per_block)) {
+          const double u = lbmc::engine::uniform01(gen);
+          x = kind == 0 ? std::floor(3e6 * u) : std::ldexp(u - 0.5, static_cast<int>(64.0 * u) - 40);
+          // A rare value far out: its page stays sparse and takes values
+          // from every group, in span order.
+          if (++count % 40000 == 0) x = kind == 0 ? 1e12 + std::floor(1e5 * u) : 1e200 * (1.0 + u);
+          one_by_one.add(x);
+        }
+      }
+      QuantileStore merged(1000);
+      lbmc::engine::with_task_threads(3, [&] { merged.merge(many); });
+      REQUIRE_FALSE(merged.exact());
+      CHECK(merged.count() == one_by_one.count());
+      // The bytes before any read (a read may reorder a sparse page).
+      CHECK(lbmc::engine::to_bytes(merged) == lbmc::engine::to_bytes(one_by_one));
+      for (double alpha : {1e-6, 0.01, 0.5, 0.95, 0.999999}) {
+        CAPTURE(alpha);
+        const auto a = merged.quantile(alpha, 0.95);
+        const auto b = one_by_one.quantile(alpha, 0.95);
+        CHECK(a.value == b.value);
+        CHECK(a.low == b.low);
+        CHECK(a.high == b.high);
+      }
+      CHECK(merged.fraction_at_most(0.25) == one_by_one.fraction_at_most(0.25));
+    }
+  }
+
   TEST_CASE("quantile store: widening the 32-bit bucket counts changes no count") {
     // The same data counted with the default limit and with 64-bit counts
     // from the 7th value of a page on (integer and float pages): identical reads.
@@ -213,8 +254,8 @@ TEST_SUITE("fast") {
     CHECK(a.count() == 3);
     CHECK(b.count() == 4);
     CHECK(c.count() == 5);
-    CHECK(b.sorted_values() == std::vector<double>{0.5, 1.0, 2.0, 3.0});
-    CHECK(c.sorted_values() == std::vector<double>{0.5, 1.0, 2.0, 3.0, 10.0});
-    CHECK(a.sorted_values() == std::vector<double>{1.0, 2.0, 3.0});
+    CHECK(std::ranges::equal(b.sorted_values(), std::vector<double>{0.5, 1.0, 2.0, 3.0}));
+    CHECK(std::ranges::equal(c.sorted_values(), std::vector<double>{0.5, 1.0, 2.0, 3.0, 10.0}));
+    CHECK(std::ranges::equal(a.sorted_values(), std::vector<double>{1.0, 2.0, 3.0}));
   }
 }

@@ -15,6 +15,8 @@
 // Statistical tests: fixed seeds, tolerances of 4 standard errors.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 
 #include <cmath>
 #include <limits>
@@ -142,8 +144,8 @@ TEST_SUITE("statistical") {
     CHECK(one.l.mean() == two.l.mean());
     CHECK(one.l.mean_se() == two.l.mean_se());
     CHECK(one.l_obs.mean() == two.l_obs.mean());
-    CHECK(one.l_values.sorted_values() == two.l_values.sorted_values());
-    CHECK(one.l_obs_values.sorted_values() == two.l_obs_values.sorted_values());
+    CHECK(std::ranges::equal(one.l_values.sorted_values(), two.l_values.sorted_values()));
+    CHECK(std::ranges::equal(one.l_obs_values.sorted_values(), two.l_obs_values.sorted_values()));
   }
 
   TEST_CASE("scatter: a wrong law is detected") {

@@ -4,15 +4,15 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <exception>
 #include <limits>
-
-#include <parallel/algorithm>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "lbmc/engine/radix_sort.hpp"
 #include "lbmc/engine/serial.hpp"
 
 namespace lbmc::engine {
@@ -81,7 +81,6 @@ QuantileStore::QuantileStore(const QuantileStore& other)
       values_(other.values_),
       gathered_(other.gathered_),
       sorted_(other.sorted_),
-      placed_(other.placed_),
       sketch_(other.sketch_ ? std::make_unique<Sketch>(*other.sketch_) : nullptr) {}
 
 QuantileStore& QuantileStore::operator=(const QuantileStore& other) {
@@ -121,35 +120,86 @@ std::span<double> QuantileStore::append(std::size_t count) {
 void QuantileStore::merge(const QuantileStore& other) {
   if (other.count_ == 0) return;
   if (!sketch_ && !other.sketch_ && static_cast<std::size_t>(count_ + other.count_) <= cap_) {
-    if (!other.values_.empty()) blocks_.push_back(std::make_shared<std::vector<double>>(other.values_));
+    if (!other.values_.empty()) {
+      blocks_.push_back(std::make_shared<std::vector<double>>(other.values_.begin(), other.values_.end()));
+    }
     blocks_.insert(blocks_.end(), other.blocks_.begin(), other.blocks_.end());
     count_ += other.count_;
     gathered_ = false;
     return;
   }
   if (!sketch_) to_sketch();
-  sketch_add(values_);  // values appended since the sketch was made (none, or a written block)
-  values_.clear();
-  for (const auto& block : blocks_) sketch_add(*block);
-  blocks_.clear();
-  if (other.sketch_) {
-    sketch_merge(*other.sketch_);
-  } else {
-    sketch_add(other.values_);
-    for (const auto& block : other.blocks_) sketch_add(*block);
+  // Values appended since the sketch was made (none, or a written block),
+  // then the other store's.
+  std::vector<std::span<const double>> pending = unbinned();
+  if (!other.sketch_) {
+    const std::vector<std::span<const double>> others = other.unbinned();
+    pending.insert(pending.end(), others.begin(), others.end());
   }
+  sketch_add_all(pending);
+  values_.clear();
+  blocks_.clear();
+  if (other.sketch_) sketch_merge(*other.sketch_);
   count_ += other.count_;
+}
+
+std::vector<std::span<const double>> QuantileStore::unbinned() const {
+  std::vector<std::span<const double>> spans;
+  if (!values_.empty()) spans.emplace_back(values_);
+  for (const auto& block : blocks_) spans.emplace_back(*block);
+  return spans;
 }
 
 void QuantileStore::to_sketch() {
   sketch_ = std::make_unique<Sketch>();
-  sketch_add(values_);
-  for (const auto& block : blocks_) sketch_add(*block);
+  sketch_add_all(unbinned());
   values_.clear();
   values_.shrink_to_fit();
   blocks_.clear();
-  placed_.clear();
   gathered_ = sorted_ = true;
+}
+
+void QuantileStore::sketch_add_all(const std::vector<std::span<const double>>& spans) {
+  // Groups of whole spans of about kParallelBinValues values; the grouping
+  // depends on the spans only, never on the threads.
+  std::vector<std::size_t> group_ends;
+  std::size_t in_group = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    in_group += spans[i].size();
+    if (in_group >= kParallelBinValues || i + 1 == spans.size()) {
+      group_ends.push_back(i + 1);
+      in_group = 0;
+    }
+  }
+  if (group_ends.size() <= 1) {
+    for (const auto& span : spans) sketch_add(span);
+    return;
+  }
+  std::vector<std::unique_ptr<Sketch>> parts(group_ends.size());
+  std::vector<std::exception_ptr> failures(group_ends.size());
+#pragma omp taskgroup
+  {
+    for (std::size_t g = 0; g < group_ends.size(); ++g) {
+#pragma omp task default(none) firstprivate(g) shared(spans, group_ends, parts, failures)
+      {
+        try {
+          QuantileStore part(cap_, exact_per_page_, count32_limit_);
+          part.sketch_ = std::make_unique<Sketch>();
+          for (std::size_t i = g == 0 ? 0 : group_ends[g - 1]; i < group_ends[g]; ++i) part.sketch_add(spans[i]);
+          parts[g] = std::move(part.sketch_);
+        } catch (...) {
+          failures[g] = std::current_exception();
+        }
+      }
+    }
+  }
+  for (const auto& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+  for (auto& part : parts) {
+    sketch_merge(*part);
+    part.reset();
+  }
 }
 
 void QuantileStore::sketch_add(std::span<const double> xs) {
@@ -174,25 +224,42 @@ void QuantileStore::add_to_page(std::int64_t /*key*/, Page& page, std::span<cons
     return;
   }
   make_dense(page);
-  for (const double x : xs) add_counts(page, integers ? integer_slot(x).bucket : float_slot(x).bucket, 1);
+  widen_for(page, xs.size());
+  if (integers) {
+    count_buckets(page, xs, [](double x) { return integer_slot(x).bucket; });
+  } else {
+    count_buckets(page, xs, [](double x) { return float_slot(x).bucket; });
+  }
+}
+
+template <class BucketOf>
+void QuantileStore::count_buckets(Page& page, std::span<const double> xs, BucketOf bucket_of) {
+  if (page.counts64.empty()) {
+    for (const double x : xs) ++page.counts32[bucket_of(x)];
+  } else {
+    for (const double x : xs) ++page.counts64[bucket_of(x)];
+  }
+  page.count += static_cast<std::int64_t>(xs.size());
 }
 
 void QuantileStore::make_dense(Page& page) {
   if (page.dense()) return;
-  const bool integers = sketch_->integer_keys;
   std::vector<double> held;
   held.swap(page.values);
   page.count = 0;
   page.counts32.assign(kBuckets, 0);
-  for (const double x : held) add_counts(page, integers ? integer_slot(x).bucket : float_slot(x).bucket, 1);
+  add_to_page(0, page, held);
+}
+
+void QuantileStore::widen_for(Page& page, std::uint64_t more) const {
+  if (!page.counts64.empty() || static_cast<std::uint64_t>(page.count) + more <= count32_limit_) return;
+  page.counts64.assign(page.counts32.begin(), page.counts32.end());
+  page.counts32.clear();
+  page.counts32.shrink_to_fit();
 }
 
 void QuantileStore::add_counts(Page& page, std::size_t bucket, std::uint64_t n) {
-  if (page.counts64.empty() && static_cast<std::uint64_t>(page.count) + n > count32_limit_) {
-    page.counts64.assign(page.counts32.begin(), page.counts32.end());
-    page.counts32.clear();
-    page.counts32.shrink_to_fit();
-  }
+  widen_for(page, n);
   if (page.counts64.empty()) {
     page.counts32[bucket] += static_cast<std::uint32_t>(n);
   } else {
@@ -247,10 +314,14 @@ void QuantileStore::sketch_merge(const Sketch& other) {
     }
     Page& target = s.pages[key];
     make_dense(target);
-    for (std::size_t b = 0; b < kBuckets; ++b) {
-      const std::uint64_t n = bucket_count(page.counts32, page.counts64, b);
-      if (n != 0) add_counts(target, b, n);
+    widen_for(target, static_cast<std::uint64_t>(page.count));
+    if (target.counts64.empty()) {
+      // Both 32-bit: the sum fits (it is at most the limit).
+      for (std::size_t b = 0; b < kBuckets; ++b) target.counts32[b] += page.counts32[b];
+    } else {
+      for (std::size_t b = 0; b < kBuckets; ++b) target.counts64[b] += bucket_count(page.counts32, page.counts64, b);
     }
+    target.count += page.count;
   }
 }
 
@@ -303,7 +374,8 @@ void QuantileStore::load(ByteReader& in) {
   loaded.count_ = in.i64();
   if (loaded.count_ < 0 || loaded.exact_per_page_ == 0) corrupt("a negative count or no room per page");
   if (!in.boolean()) {
-    loaded.values_ = in.f64s();
+    const std::vector<double> values = in.f64s();
+    loaded.values_.assign(values.begin(), values.end());
     if (static_cast<std::int64_t>(loaded.values_.size()) != loaded.count_ ||
         loaded.values_.size() > loaded.cap_) {
       corrupt("the values do not match the count");
@@ -362,20 +434,27 @@ void QuantileStore::settle() const {
     if (static_cast<std::size_t>(count_) > cap_) self.to_sketch();
     return;
   }
-  for (const auto& block : blocks_) self.sketch_add(*block);
+  self.sketch_add_all(unbinned());
+  values_.clear();
   blocks_.clear();
 }
 
 void QuantileStore::gather() const {
   if (gathered_) return;
-  std::size_t total = values_.size();
-  for (const auto& block : blocks_) total += block->size();
-  values_.reserve(total);
-  for (const auto& block : blocks_) values_.insert(values_.end(), block->begin(), block->end());
+  // Each block copied to its place on the OpenMP threads (the array is not
+  // zeroed first: the copies write every element).
+  std::vector<std::size_t> starts(blocks_.size() + 1, values_.size());
+  for (std::size_t i = 0; i < blocks_.size(); ++i) starts[i + 1] = starts[i] + blocks_[i]->size();
+  values_.resize(starts.back());
+  const auto blocks = static_cast<std::int64_t>(blocks_.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t i = 0; i < blocks; ++i) {
+    const auto& block = *blocks_[static_cast<std::size_t>(i)];
+    std::copy(block.begin(), block.end(), values_.begin() + static_cast<std::ptrdiff_t>(starts[static_cast<std::size_t>(i)]));
+  }
   blocks_.clear();
   gathered_ = true;
   sorted_ = false;
-  placed_.clear();
 }
 
 double QuantileStore::resolution(double x) const {
@@ -388,7 +467,7 @@ double QuantileStore::resolution(double x) const {
 }
 
 double QuantileStore::order_statistic(std::int64_t rank) const {
-  if (!sketch_) return select(static_cast<std::size_t>(rank - 1));
+  if (!sketch_) return sorted_values()[static_cast<std::size_t>(rank - 1)];
   std::int64_t below = 0;
   for (auto& [key, page] : sketch_->pages) {
     if (below + page.count < rank) {
@@ -429,8 +508,6 @@ QuantileInterval QuantileStore::interval(double alpha, double level) const {
   const std::int64_t k_low = binomial_count(r, alpha, tail);
   const std::int64_t k_high = binomial_count(r, alpha, 1.0 - tail);
   settle();
-  // Lowest rank first: each later selection then works only on the values
-  // above the last one placed.
   QuantileInterval bounds;
   bounds.low = k_low >= 1 ? order_statistic(std::min(k_low, r)) : -inf;
   bounds.high =
@@ -461,8 +538,9 @@ double QuantileStore::fraction_at_most(double x) const {
   settle();
   std::int64_t hits = 0;
   if (!sketch_) {
-    gather();
-    hits = std::count_if(values_.begin(), values_.end(), [x](double v) { return v <= x; });
+    if (std::isnan(x)) return 0.0;
+    const std::span<const double> sorted = sorted_values();
+    hits = std::upper_bound(sorted.begin(), sorted.end(), x) - sorted.begin();
   } else {
     for (const auto& [key, page] : sketch_->pages) {
       if (!page.dense()) {
@@ -483,8 +561,9 @@ double QuantileStore::fraction_equal(double x) const {
   settle();
   std::int64_t hits = 0;
   if (!sketch_) {
-    gather();
-    hits = std::count(values_.begin(), values_.end(), x);
+    const std::span<const double> sorted = sorted_values();
+    const auto [first, last] = std::equal_range(sorted.begin(), sorted.end(), x);
+    hits = last - first;
   } else {
     const bool integers = sketch_->integer_keys;
     if (integers && !is_integer_key(x)) return 0.0;
@@ -504,31 +583,14 @@ double QuantileStore::fraction_equal(double x) const {
   return static_cast<double>(hits) / static_cast<double>(count());
 }
 
-double QuantileStore::select(std::size_t position) const {
-  gather();
-  if (sorted_) return values_[position];
-  // Between the nearest positions already placed lie exactly the values of
-  // those ranks, so selecting within that range places `position` too.
-  const auto next = std::lower_bound(placed_.begin(), placed_.end(), position);
-  if (next != placed_.end() && *next == position) return values_[position];
-  const std::size_t lo = next == placed_.begin() ? 0 : *(next - 1) + 1;
-  const std::size_t hi = next == placed_.end() ? values_.size() : *next;
-  const auto begin = values_.begin();
-  std::nth_element(begin + static_cast<std::ptrdiff_t>(lo), begin + static_cast<std::ptrdiff_t>(position),
-                   begin + static_cast<std::ptrdiff_t>(hi));
-  placed_.insert(next, position);
-  return values_[position];
-}
-
-const std::vector<double>& QuantileStore::sorted_values() const {
-  static const std::vector<double> none;
+std::span<const double> QuantileStore::sorted_values() const {
   settle();
-  if (sketch_) return none;
+  if (sketch_) return {};
   gather();
   if (!sorted_) {
-    // A multiway merge sort on the OpenMP threads (libstdc++'s parallel
-    // mode); the sorted values are the same for any thread count.
-    __gnu_parallel::sort(values_.begin(), values_.end());
+    // On the OpenMP threads; the same values in the same order for any
+    // thread count.
+    radix_sort(values_);
     sorted_ = true;
   }
   return values_;

@@ -186,12 +186,55 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
   if (failure) std::rethrow_exception(failure);
 }
 
+//! Runs f on this thread inside a parallel region of `threads` threads, whose
+//! other threads run the OpenMP tasks f creates (a quantile store binning
+//! many values at once); rethrows f's exception.
+template <class F>
+void with_task_threads(int threads, F f) {
+  std::exception_ptr failure;
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+  {
+    try {
+      f();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
 //! This rank's share of blocks [first, last): contiguous, in rank order.
 inline std::pair<std::int64_t, std::int64_t> rank_share(std::int64_t first, std::int64_t last) {
   const std::int64_t count = last - first;
   const std::int64_t r = cluster::rank();
   const std::int64_t k = cluster::size();
   return {first + count * r / k, first + count * (r + 1) / k};
+}
+
+//! Adds every rank's nodes of a wave to `reduction`: this rank's `nodes`, the
+//! others' from their bytes in `all`.
+template <class Kernel>
+void add_rank_nodes(const Kernel& kernel, const std::vector<std::vector<std::byte>>& all,
+                    std::vector<typename BlockReduction<typename Kernel::Accumulator>::Node> nodes,
+                    BlockReduction<typename Kernel::Accumulator>& reduction) {
+  using Accumulator = typename Kernel::Accumulator;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (static_cast<int>(r) == cluster::rank()) {
+      reduction.add(std::move(nodes));
+      continue;
+    }
+    ByteReader in(all[r]);
+    const std::size_t count = in.length(24);
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto level = static_cast<int>(in.i64());
+      const std::int64_t index = in.i64();
+      Accumulator acc = kernel.make_accumulator();
+      from_bytes(in.bytes(), acc);
+      reduction.add(NodeId{level, index}, std::move(acc));
+    }
+    in.expect_end();
+  }
 }
 
 //! Runs blocks [first, last) on this process's threads, or under MPI this
@@ -222,22 +265,7 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
     out.bytes(to_bytes(node.acc));
   }
   const std::vector<std::vector<std::byte>> all = cluster::exchange(out.data());
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (static_cast<int>(r) == cluster::rank()) {
-      reduction.add(std::move(nodes));
-      continue;
-    }
-    ByteReader in(all[r]);
-    const std::size_t count = in.length(24);
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto level = static_cast<int>(in.i64());
-      const std::int64_t index = in.i64();
-      Accumulator acc = kernel.make_accumulator();
-      from_bytes(in.bytes(), acc);
-      reduction.add(NodeId{level, index}, std::move(acc));
-    }
-    in.expect_end();
-  }
+  with_task_threads(plan.threads, [&] { add_rank_nodes(kernel, all, std::move(nodes), reduction); });
 }
 
 //! The nodes of `reduction` as bytes, for a state file.
@@ -292,7 +320,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
         const std::int64_t reps_so_far = std::min(next * plan.block_reps, limit);
         if (!state.decided && reps_so_far >= plan.reps) {
           Accumulator preview = kernel.make_accumulator();
-          reduction.fold_into(preview);
+          with_task_threads(plan.threads, [&] { reduction.fold_into(preview); });
           const std::vector<MeanSummary> means = reported_means(preview);
           if (cluster::root_value(relative_se_met(means, *plan.target_rse) ? 1 : 0) == 1) break;
         }
@@ -316,7 +344,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   if (journaled) hand_over(false);
   report.blocks = state.next - first_block;
   report.reps = std::min(state.next * plan.block_reps, limit) - std::min(first_block * plan.block_reps, limit);
-  reduction.fold_into(total);
+  with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
   if (open_ended) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 namespace lbmc::engine {
 
 //! The KS distance of the sorted sample `sorted` from the cdf `F`.
 template <class Cdf>
-double ks_distance(const std::vector<double>& sorted, Cdf F) {
+double ks_distance(std::span<const double> sorted, Cdf F) {
   const auto r = static_cast<double>(sorted.size());
   double distance = 0.0;
   const auto n = static_cast<std::int64_t>(sorted.size());

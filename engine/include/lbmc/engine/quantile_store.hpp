@@ -26,8 +26,10 @@
 //
 // Merging exact stores shares their blocks of values instead of copying
 // them: blocks are written once by the kernel that fills them and gathered
-// into one array only when a quantile is read (saving the store as bytes, for
-// a checkpoint, reads them where they are).
+// into one array only when the store is first read, then sorted on the OpenMP
+// threads (radix_sort.hpp), 8 more bytes a value while the sort runs; every
+// read after it is a look-up (saving the store as bytes, for a checkpoint,
+// reads the blocks where they are).
 #pragma once
 
 #include <cstddef>
@@ -36,6 +38,8 @@
 #include <memory>
 #include <span>
 #include <vector>
+
+#include "lbmc/engine/scratch_vector.hpp"
 
 namespace lbmc::engine {
 
@@ -65,6 +69,8 @@ class QuantileStore {
   static constexpr std::size_t kDefaultCap = std::size_t{1} << 24;
   static constexpr std::size_t kExactPerPage = 4096;
   static constexpr unsigned kBucketBits = 20;
+  //! Values binned by one task when many become a sketch at once.
+  static constexpr std::size_t kParallelBinValues = std::size_t{1} << 21;
 
   QuantileStore() = default;
   //! `exact_per_page`: values a sketch page keeps exactly before it counts
@@ -100,7 +106,7 @@ class QuantileStore {
   double fraction_at_most(double x) const;
   double fraction_equal(double x) const;
   //! Sorted values (exact stores only; empty for a sketch).
-  const std::vector<double>& sorted_values() const;
+  std::span<const double> sorted_values() const;
 
   //! The store's content as bytes (serial.hpp): its limits, then the values
   //! while exact, else every page of the sketch (a dense page by its nonzero
@@ -129,15 +135,27 @@ class QuantileStore {
   void settle() const;
   void gather() const;
   void to_sketch();
+  // The exact values not in the sketch yet, in order.
+  std::vector<std::span<const double>> unbinned() const;
+  // Bins the spans into the sketch: past kParallelBinValues values in all,
+  // groups of about that many are binned by OpenMP tasks into sketches of
+  // their own (run by the idle threads of an enclosing parallel region, or by
+  // this one), merged in group order. The sketch is a function of the
+  // multiset of values, and group order keeps the exact values of sparse
+  // pages in span order, so the result is that of binning one by one.
+  void sketch_add_all(const std::vector<std::span<const double>>& spans);
   void sketch_add(std::span<const double> xs);
   void sketch_merge(const Sketch& other);
   void add_to_page(std::int64_t key, Page& page, std::span<const double> xs);
   void add_counts(Page& page, std::size_t bucket, std::uint64_t n);
+  template <class BucketOf>
+  static void count_buckets(Page& page, std::span<const double> xs, BucketOf bucket_of);
+  // 64-bit counts before `more` values could wrap a 32-bit count.
+  void widen_for(Page& page, std::uint64_t more) const;
   void make_dense(Page& page);
   void to_float_keys();
   // The value of the r-th smallest observation, 1-based.
   double order_statistic(std::int64_t rank) const;
-  double select(std::size_t position) const;
 
   std::size_t cap_ = kDefaultCap;
   std::size_t exact_per_page_ = kExactPerPage;
@@ -146,13 +164,11 @@ class QuantileStore {
   // Exact values, in blocks shared between stores (never changed once
   // merged into another store).
   mutable std::vector<std::shared_ptr<std::vector<double>>> blocks_;
-  // Exact values gathered into one array for reading: quantile reads place
-  // the order statistics they need by selection (positions in placed_,
-  // ascending); sorted_values() sorts all.
-  mutable std::vector<double> values_;
+  // Exact values gathered into one array and sorted (radix_sort.hpp, on the
+  // OpenMP threads) by the first read: every later read is a look-up.
+  mutable ScratchVector<double> values_;
   mutable bool gathered_ = true;
   mutable bool sorted_ = true;
-  mutable std::vector<std::size_t> placed_;
   std::unique_ptr<Sketch> sketch_;
 
  public:

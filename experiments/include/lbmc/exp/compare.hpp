@@ -80,11 +80,13 @@
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/engine/scratch_vector.hpp"
 #include "lbmc/exp/compare_workload.hpp"
 #include "lbmc/exp/first_free.hpp"
-#include "lbmc/exp/scratch_vector.hpp"
 
 namespace lbmc::exp {
+
+using engine::ScratchVector;
 
 enum class StrategyKind { block, cyclic, random, choice, self, lpt, chunk, guided, balanced_block };
 

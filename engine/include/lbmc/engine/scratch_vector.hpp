@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace lbmc::exp {
+namespace lbmc::engine {
 
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
@@ -35,4 +35,4 @@ struct DefaultInitAllocator : std::allocator<T> {
 template <class T>
 using ScratchVector = std::vector<T, DefaultInitAllocator<T>>;
 
-}  // namespace lbmc::exp
+}  // namespace lbmc::engine
