@@ -131,14 +131,6 @@ namespace detail {
 
 // Marsaglia (1964), as in Marsaglia & Tsang (2000) §4: x = -log(U1)/r,
 // y = -log(U2) until 2y > x^2; then r + x has the normal tail law beyond r.
-double normal_tail(double r, engine::Generator& gen) {
-  for (;;) {
-    const double x = -std::log(engine::uniform_open01(gen)) / r;
-    const double y = -std::log(engine::uniform_open01(gen));
-    if (y + y > x * x) return r + x;
-  }
-}
-
 bool below_exp(double y, double s) noexcept { return y < std::exp(-s); }
 
 }  // namespace detail

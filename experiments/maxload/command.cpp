@@ -79,11 +79,16 @@ struct MaxLoadKernel {
       }
       gen = local;
     } else {
+      // Local copies of the generator and the sampler, which no store can
+      // alias: through the references the state is reloaded for every draw.
+      engine::Generator local = gen;
+      const Sampler draw = sampler;
       for (double& max : maxima) {
-        double z = sampler(gen);
-        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, sampler(gen));
+        double z = draw(local);
+        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, draw(local));
         max = z;
       }
+      gen = local;
     }
     acc.moments.merge(engine::Moments::of(maxima));
   }

@@ -53,16 +53,20 @@ struct ScatterKernel {
     // One replication may be endless (n·N_proc = 1e18): a stop is looked for
     // every kInterruptPollSpan draws or so, between processors or within one.
     const std::int64_t procs_per_look = std::max<std::int64_t>(1, engine::kInterruptPollSpan / tasks);
+    // Local copies of the generator and the sampler, which no store can
+    // alias (through the references the state is reloaded for every draw).
+    engine::Generator local = gen;
+    const Sampler draw = sampler;
     for (std::int64_t r = 0; r < count; ++r) {
       double slowest = -std::numeric_limits<double>::infinity();
       double total = 0.0;
       std::int64_t procs_until_look = procs_per_look;
       for (std::int64_t p = 0; p < procs; ++p) {
         double t = 0.0;
-        if (tasks <= engine::kInterruptPollSpan) {
-          for (std::int64_t i = 0; i < tasks; ++i) t += sampler(gen);
+        if (tasks > engine::kInterruptPollSpan) {
+          t = polled_sum(local);
         } else {
-          t = polled_sum(gen);
+          for (std::int64_t i = 0; i < tasks; ++i) t += draw(local);
         }
         slowest = std::max(slowest, t);
         total += t;
@@ -80,6 +84,7 @@ struct ScatterKernel {
       acc.l_values.add(l);
       acc.l_obs_values.add(l_obs);
     }
+    gen = local;
   }
 };
 
