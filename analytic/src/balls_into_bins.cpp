@@ -184,7 +184,17 @@ long double lattice_point_mass(const Tilted& y, std::int64_t N, std::int64_t P, 
   };
   long double sum = 1.0L;  // l = 0
   const std::int64_t half = (n_points - 1) / 2;
-  for (std::int64_t l = 1; l <= half; ++l) sum += 2.0L * term(l);
+  // The terms on the OpenMP threads, a chunk at a time, added in order: the
+  // bits of one loop.
+  constexpr std::int64_t kChunk = std::int64_t{1} << 14;
+  std::vector<double> terms;
+  for (std::int64_t first = 1; first <= half; first += kChunk) {
+    const std::int64_t count = std::min(kChunk, half - first + 1);
+    terms.resize(static_cast<std::size_t>(count));
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) terms[static_cast<std::size_t>(i)] = term(first + i);
+    for (const double t : terms) sum += 2.0L * t;
+  }
   if (n_points % 2 == 0) sum += term(n_points / 2);
   return sum / as_ld(n_points);
 }
