@@ -14,6 +14,9 @@
 // kWaveBlocks blocks and an eighth of the blocks done, so waves keep many
 // threads busy and the rule is consulted a logarithmic number of times;
 // wave boundaries depend on the block count only, never on the threads.
+// The merges that follow the blocks (the fold of the nodes left, the nodes
+// of other ranks) run on one thread inside a parallel region, whose other
+// threads take the tasks a quantile store spawns to bin many values at once.
 //
 // Under MPI (cluster.hpp) each rank runs a contiguous range of every wave's
 // blocks, and the ranks exchange the nodes of their ranges as bytes
