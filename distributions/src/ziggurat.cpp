@@ -129,8 +129,6 @@ const ExponentialZiggurat& exponential_ziggurat() {
 
 namespace detail {
 
-// Marsaglia (1964), as in Marsaglia & Tsang (2000) §4: x = -log(U1)/r,
-// y = -log(U2) until 2y > x^2; then r + x has the normal tail law beyond r.
 bool below_exp(double y, double s) noexcept { return y < std::exp(-s); }
 
 }  // namespace detail

@@ -31,12 +31,7 @@ std::int64_t binomial_count(std::int64_t count, double alpha, double prob) {
 
 bool is_integer_key(double x) { return std::abs(x) < 0x1p53 && x == std::trunc(x); }
 
-// Doubles to 64-bit words in the same order (negative numbers reversed and
-// below the positive ones), and back.
-std::uint64_t ordered_bits(double x) {
-  const auto u = std::bit_cast<std::uint64_t>(x);
-  return (u & kSignBit) != 0 ? ~u : u | kSignBit;
-}
+// The inverse of ordered_bits (radix_sort.hpp).
 double from_ordered(std::uint64_t o) { return std::bit_cast<double>((o & kSignBit) != 0 ? o & ~kSignBit : ~o); }
 
 // Page key and bucket of a value: integer pages of 2^20 consecutive integers,

@@ -2,7 +2,6 @@
 #include "lbmc/engine/radix_sort.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -17,13 +16,6 @@ constexpr int kPasses = (64 + kDigitBits - 1) / kDigitBits;
 // Below this many values std::sort is as fast, and a thread gets no share
 // smaller than it.
 constexpr std::size_t kShortArray = std::size_t{1} << 14;
-
-// A double's bits as a word of the same order: negative numbers reversed
-// and below the positive ones.
-std::uint64_t ordered_bits(double x) {
-  const auto u = std::bit_cast<std::uint64_t>(x);
-  return (u >> 63) != 0 ? ~u : u | (std::uint64_t{1} << 63);
-}
 
 std::size_t digit(double x, int shift) { return static_cast<std::size_t>(ordered_bits(x) >> shift) & (kRadix - 1); }
 

@@ -120,7 +120,8 @@ inline ZigguratPoint ziggurat_point(const Table& t, std::uint64_t bits) noexcept
 //! Inline, with the caller's generator: through a copy of it on the stack
 //! (or an out-of-line call taking it by reference), kernels that keep a
 //! double across their draws held the generator's state in memory on the
-//! fast path too, and a draw cost 3.5x as much.
+//! fast path too, and a draw cost 3.5x as much. Marsaglia & Tsang (2000) §4:
+//! x = -log(U1)/r, y = -log(U2) until 2y > x^2; then r + x.
 inline double normal_tail(double r, engine::Generator& gen) {
   for (;;) {
     const double x = -std::log(engine::uniform_open01(gen)) / r;

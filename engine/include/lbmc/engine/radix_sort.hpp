@@ -15,9 +15,19 @@
 // while it runs. Short arrays go to std::sort.
 #pragma once
 
+#include <bit>
+#include <cstdint>
+
 #include "lbmc/engine/scratch_vector.hpp"
 
 namespace lbmc::engine {
+
+//! A double's bits as a 64-bit word of the same order: negative numbers
+//! reversed and below the positive ones (-0.0 just below +0.0).
+inline std::uint64_t ordered_bits(double x) {
+  const auto u = std::bit_cast<std::uint64_t>(x);
+  return (u >> 63) != 0 ? ~u : u | (std::uint64_t{1} << 63);
+}
 
 //! Sorts `values` ascending (see the note above for zeros and NaNs) on
 //! omp_get_max_threads() threads.
