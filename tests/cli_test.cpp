@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sanitizer.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -49,20 +51,6 @@ Outcome lbmc(const std::string& args, long limit_kib = 0) {
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
-
-// AddressSanitizer reserves terabytes of address space for its shadow, so a
-// sanitized lbmc cannot start under `ulimit -v`: those checks are skipped.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 
 std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));

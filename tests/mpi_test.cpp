@@ -22,6 +22,8 @@
 #include <thread>
 #include <vector>
 
+#include "sanitizer.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -133,6 +135,27 @@ TEST_SUITE("mpi") {
       CHECK(message.find('\n') == message.size() - 1);
       CHECK(!fs::exists(csv));
     }
+  }
+  TEST_CASE("mpi: a rank out of memory ends the job with exit 3 - one line from rank 0 - and no file") {
+    // Rank 1 alone runs under an address-space limit that lets it start but
+    // not hold its share of the exact quantile store (2.4e7 values) while it
+    // sends its nodes to rank 0; rank 0 has all the memory it needs.
+    if (kAddressSanitizer) return;
+    const fs::path dir = scratch();
+    const fs::path csv = dir / "oom.csv";
+    const fs::path err = dir / "oom.err";
+    fs::remove(csv);
+    const std::string run = std::string(LBMC_BINARY) +
+                            " maxload --dist normal:0,1 --n 4096 --reps 6e7 --method direct --seed 3 --threads 1"
+                            " --quiet --max-memory 1T --csv " + csv.string();
+    const std::string cmd = kLaunch + " -np 1 " + run + " : -np 1 bash -c 'ulimit -v 450000; exec " + run +
+                            "' </dev/null >/dev/null 2>" + err.string();
+    CAPTURE(cmd);
+    CHECK(exit_code(std::system(cmd.c_str())) == 3);
+    const std::string message = read_all(err);
+    CHECK(message.find("out of memory") != std::string::npos);
+    CHECK(message.find('\n') == message.size() - 1);
+    CHECK(!fs::exists(csv));
   }
   TEST_CASE("mpi: SIGTERM to the ranks ends the job with exit 130 and no file") {
     const fs::path dir = scratch();

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <optional>
 
 #include "lbmc/engine/errors.hpp"
@@ -20,11 +21,11 @@ namespace {
 int g_rank = 0;
 int g_size = 1;
 [[maybe_unused]] bool g_mpi = false;  // MPI_Init ran (read only in the MPI build)
-// The failure met in an exchange; no exchange follows it.
+// The failure met in a collective call; no collective call follows it.
 std::optional<RemoteFailure> g_failure;
 
-// An exchange's header from each rank: its payload's size and, for a failed
-// rank, its exit code (-1 for none).
+// A collective call's header from each rank: the size of what it
+// contributes and, for a failed rank, its exit code (-1 for none).
 struct Header {
   std::int64_t bytes = 0;
   std::int64_t code = -1;
@@ -39,20 +40,30 @@ bool launched_by_mpi() {
   return false;
 }
 
+// MPI counts are int: longer byte strings move in pieces.
+constexpr std::int64_t kPiece = std::int64_t{1} << 30;
+// The size a sender announces in place of a message it could not make.
+constexpr std::uint64_t kNoMessage = ~std::uint64_t{0};
+constexpr int kMessageTag = 17;
+
 // Every rank's bytes, in rank order, in rounds of at most INT_MAX bytes in
-// all (MPI counts and displacements are int).
-std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine, const std::vector<Header>& headers) {
+// all; `counted[r]` false leaves rank r out (its bytes are not sent).
+std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine, const std::vector<Header>& headers,
+                                               const std::vector<bool>& counted) {
   std::vector<std::vector<std::byte>> all(headers.size());
-  for (std::size_t r = 0; r < headers.size(); ++r) all[r].resize(static_cast<std::size_t>(headers[r].bytes));
+  std::vector<std::int64_t> sizes(headers.size());
+  for (std::size_t r = 0; r < headers.size(); ++r) {
+    sizes[r] = counted[r] ? headers[r].bytes : 0;
+    all[r].resize(static_cast<std::size_t>(sizes[r]));
+  }
   const std::int64_t chunk = INT_MAX / g_size;
-  std::int64_t longest = 0;
-  for (const Header& h : headers) longest = std::max(longest, h.bytes);
+  const std::int64_t longest = *std::max_element(sizes.begin(), sizes.end());
   std::vector<int> counts(headers.size()), displacements(headers.size());
   std::vector<std::byte> round;
   for (std::int64_t offset = 0; offset == 0 || offset < longest; offset += chunk) {
     int total = 0;
     for (std::size_t r = 0; r < headers.size(); ++r) {
-      counts[r] = static_cast<int>(std::clamp<std::int64_t>(headers[r].bytes - offset, 0, chunk));
+      counts[r] = static_cast<int>(std::clamp<std::int64_t>(sizes[r] - offset, 0, chunk));
       displacements[r] = total;
       total += counts[r];
     }
@@ -66,29 +77,45 @@ std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine, 
   }
   return all;
 }
+
+// The start of every collective call: every rank's header. When a rank
+// failed (code >= 0; `message` is then this rank's failure), every rank
+// receives the failed ranks' messages and throws the first one's failure.
+std::vector<Header> headers_of_all(Header mine, std::span<const std::byte> message = {}) {
+  std::vector<Header> headers(static_cast<std::size_t>(g_size));
+  MPI_Allgather(&mine, 2, MPI_INT64_T, headers.data(), 2, MPI_INT64_T, MPI_COMM_WORLD);
+  std::vector<bool> failed(headers.size());
+  for (std::size_t r = 0; r < headers.size(); ++r) failed[r] = headers[r].code >= 0;
+  const auto first = std::find(failed.begin(), failed.end(), true);
+  if (first == failed.end()) return headers;
+  const std::vector<std::vector<std::byte>> messages = all_gather(message, headers, failed);
+  const auto r = static_cast<std::size_t>(first - failed.begin());
+  const std::string text(reinterpret_cast<const char*>(messages[r].data()), messages[r].size());
+  g_failure.emplace(static_cast<int>(headers[r].code), text);
+  throw *g_failure;
+}
+
+void send_piecewise(std::span<const std::byte> bytes, int to) {
+  for (std::size_t offset = 0; offset < bytes.size(); offset += kPiece) {
+    const auto n = static_cast<int>(std::min<std::size_t>(kPiece, bytes.size() - offset));
+    MPI_Send(bytes.data() + offset, n, MPI_BYTE, to, kMessageTag, MPI_COMM_WORLD);
+  }
+}
+
+void receive_piecewise(std::span<std::byte> bytes, int from) {
+  for (std::size_t offset = 0; offset < bytes.size(); offset += kPiece) {
+    const auto n = static_cast<int>(std::min<std::size_t>(kPiece, bytes.size() - offset));
+    MPI_Recv(bytes.data() + offset, n, MPI_BYTE, from, kMessageTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
 #endif
 
-// One exchange: this rank's payload, or its failure (code >= 0, the payload
-// being the message). Returns every payload and sets g_failure when a rank
-// failed.
-std::vector<std::vector<std::byte>> exchange_raw(std::span<const std::byte> payload, int failure_code) {
+bool distributed() noexcept {
 #ifdef LBMC_WITH_MPI
-  if (g_mpi && g_size > 1) {
-    const Header mine{static_cast<std::int64_t>(payload.size()), failure_code};
-    std::vector<Header> headers(static_cast<std::size_t>(g_size));
-    MPI_Allgather(&mine, 2, MPI_INT64_T, headers.data(), 2, MPI_INT64_T, MPI_COMM_WORLD);
-    std::vector<std::vector<std::byte>> all = all_gather(payload, headers);
-    for (std::size_t r = 0; r < headers.size(); ++r) {
-      if (headers[r].code < 0) continue;
-      const std::string message(reinterpret_cast<const char*>(all[r].data()), all[r].size());
-      g_failure.emplace(static_cast<int>(headers[r].code), message);
-      break;
-    }
-    return all;
-  }
+  return g_mpi && g_size > 1;
+#else
+  return false;
 #endif
-  (void)failure_code;
-  return {std::vector<std::byte>(payload.begin(), payload.end())};
 }
 
 }  // namespace
@@ -121,9 +148,83 @@ int size() noexcept { return g_size; }
 
 std::vector<std::vector<std::byte>> exchange(std::span<const std::byte> payload) {
   if (g_failure) throw *g_failure;
-  auto all = exchange_raw(payload, -1);
+#ifdef LBMC_WITH_MPI
+  if (distributed()) {
+    const std::vector<Header> headers = headers_of_all({static_cast<std::int64_t>(payload.size()), -1});
+    return all_gather(payload, headers, std::vector<bool>(headers.size(), true));
+  }
+#endif
+  return {std::vector<std::byte>(payload.begin(), payload.end())};
+}
+
+void gather_at_root([[maybe_unused]] std::size_t count,
+                    [[maybe_unused]] const std::function<std::span<const std::byte>(std::size_t)>& message,
+                    [[maybe_unused]] const std::function<void(std::span<const std::byte>)>& receive) {
   if (g_failure) throw *g_failure;
-  return all;
+#ifdef LBMC_WITH_MPI
+  if (!distributed()) return;
+  const std::vector<Header> headers = headers_of_all({static_cast<std::int64_t>(count), -1});
+  if (g_rank != 0) {
+    for (std::size_t i = 0; i < count; ++i) {
+      std::span<const std::byte> bytes;
+      try {
+        bytes = message(i);
+      } catch (...) {
+        // Rank 0 stops reading this rank; its next collective call meets
+        // the failure this rank reports there.
+        MPI_Send(&kNoMessage, 1, MPI_UINT64_T, 0, kMessageTag, MPI_COMM_WORLD);
+        throw;
+      }
+      const std::uint64_t n = bytes.size();
+      MPI_Send(&n, 1, MPI_UINT64_T, 0, kMessageTag, MPI_COMM_WORLD);
+      send_piecewise(bytes, 0);
+    }
+    return;
+  }
+  ScratchVector<std::byte> buffer;  // one message at a time, its memory reused
+  std::exception_ptr failure;       // from receive(): the messages are still read
+  bool sender_failed = false;
+  for (int r = 1; r < g_size; ++r) {
+    for (std::int64_t i = 0; i < headers[static_cast<std::size_t>(r)].bytes; ++i) {
+      std::uint64_t n = 0;
+      MPI_Recv(&n, 1, MPI_UINT64_T, r, kMessageTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (n == kNoMessage) {
+        sender_failed = true;
+        break;
+      }
+      buffer.resize(static_cast<std::size_t>(n));
+      receive_piecewise(buffer, r);
+      if (failure) continue;
+      try {
+        receive(buffer);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  // A sender's failure comes in the header of its next call: meet it now,
+  // before anything is made of the messages that did not come.
+  if (sender_failed) headers_of_all({0, -1});
+#endif
+}
+
+ScratchVector<std::byte> from_root([[maybe_unused]] std::span<const std::byte> bytes) {
+  if (g_failure) throw *g_failure;
+  ScratchVector<std::byte> received;
+#ifdef LBMC_WITH_MPI
+  if (!distributed()) return received;
+  const std::vector<Header> headers =
+      headers_of_all({g_rank == 0 ? static_cast<std::int64_t>(bytes.size()) : 0, -1});
+  if (g_rank != 0) received.resize(static_cast<std::size_t>(headers.front().bytes));
+  // MPI_Bcast only reads the root's buffer.
+  std::byte* data = g_rank == 0 ? const_cast<std::byte*>(bytes.data()) : received.data();
+  for (std::int64_t offset = 0; offset < headers.front().bytes; offset += kPiece) {
+    const auto n = static_cast<int>(std::min(kPiece, headers.front().bytes - offset));
+    MPI_Bcast(data + offset, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  }
+#endif
+  return received;
 }
 
 std::uint64_t root_value(std::uint64_t value) {
@@ -136,27 +237,27 @@ std::uint64_t root_value(std::uint64_t value) {
 }
 
 int conclude(int code, const std::string& failure) {
-  if (g_size == 1) {
+  if (!distributed()) {
     if (!failure.empty()) std::fprintf(stderr, "%s\n", failure.c_str());
     return code;
   }
+#ifdef LBMC_WITH_MPI
   if (!g_failure) {
-    const bool failed = !failure.empty();
-    std::vector<std::byte> payload;
-    if (failed) {
+    try {
+      if (failure.empty()) {
+        ByteWriter out;
+        out.i64(code);
+        const auto all = exchange(out.data());
+        ByteReader in(all.front());
+        return static_cast<int>(in.i64());
+      }
       const auto* begin = reinterpret_cast<const std::byte*>(failure.data());
-      payload.assign(begin, begin + failure.size());
-    } else {
-      ByteWriter out;
-      out.i64(code);
-      payload = out.take();
-    }
-    const auto all = exchange_raw(payload, failed ? code : -1);
-    if (!g_failure) {
-      ByteReader in(all.front());
-      return static_cast<int>(in.i64());
+      headers_of_all({static_cast<std::int64_t>(failure.size()), code}, {begin, failure.size()});
+    } catch (const RemoteFailure&) {
+      // g_failure holds the first failed rank's code and message.
     }
   }
+#endif
   if (is_root()) std::fprintf(stderr, "%s\n", g_failure->what());
   return g_failure->code();
 }

@@ -369,8 +369,7 @@ void QuantileStore::load(ByteReader& in) {
   loaded.count_ = in.i64();
   if (loaded.count_ < 0 || loaded.exact_per_page_ == 0) corrupt("a negative count or no room per page");
   if (!in.boolean()) {
-    const std::vector<double> values = in.f64s();
-    loaded.values_.assign(values.begin(), values.end());
+    loaded.values_ = in.f64s<ScratchVector<double>>();
     if (static_cast<std::int64_t>(loaded.values_.size()) != loaded.count_ ||
         loaded.values_.size() > loaded.cap_) {
       corrupt("the values do not match the count");

@@ -19,9 +19,10 @@
 // threads take the tasks a quantile store spawns to bin many values at once.
 //
 // Under MPI (cluster.hpp) each rank runs a contiguous range of every wave's
-// blocks, and the ranks exchange the nodes of their ranges as bytes
-// (fields.hpp): every rank adds every node to its own reduction, so all hold
-// the same total, the one a single process would hold. Rank 0's stopping
+// blocks and sends the nodes of its range to rank 0 as bytes (fields.hpp),
+// one node at a time; rank 0 adds them to its reduction, so it holds the
+// total a single process would hold, and at the end sends that total to the
+// other ranks, so every rank goes on from the same state. Rank 0's stopping
 // decision is the one every rank follows.
 //
 // A kernel provides
@@ -189,14 +190,15 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
   if (failure) std::rethrow_exception(failure);
 }
 
-//! Runs f on this thread inside a parallel region of `threads` threads, whose
-//! other threads run the OpenMP tasks f creates (a quantile store binning
-//! many values at once); rethrows f's exception.
+//! Runs f on this thread (the region's primary thread: f may call MPI)
+//! inside a parallel region of `threads` threads, whose other threads run the
+//! OpenMP tasks f creates (a quantile store binning many values at once);
+//! rethrows f's exception.
 template <class F>
 void with_task_threads(int threads, F f) {
   std::exception_ptr failure;
 #pragma omp parallel num_threads(threads)
-#pragma omp single
+#pragma omp masked
   {
     try {
       f();
@@ -215,34 +217,10 @@ inline std::pair<std::int64_t, std::int64_t> rank_share(std::int64_t first, std:
   return {first + count * r / k, first + count * (r + 1) / k};
 }
 
-//! Adds every rank's nodes of a wave to `reduction`: this rank's `nodes`, the
-//! others' from their bytes in `all`.
-template <class Kernel>
-void add_rank_nodes(const Kernel& kernel, const std::vector<std::vector<std::byte>>& all,
-                    std::vector<typename BlockReduction<typename Kernel::Accumulator>::Node> nodes,
-                    BlockReduction<typename Kernel::Accumulator>& reduction) {
-  using Accumulator = typename Kernel::Accumulator;
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (static_cast<int>(r) == cluster::rank()) {
-      reduction.add(std::move(nodes));
-      continue;
-    }
-    ByteReader in(all[r]);
-    const std::size_t count = in.length(24);
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto level = static_cast<int>(in.i64());
-      const std::int64_t index = in.i64();
-      Accumulator acc = kernel.make_accumulator();
-      from_bytes(in.bytes(), acc);
-      reduction.add(NodeId{level, index}, std::move(acc));
-    }
-    in.expect_end();
-  }
-}
-
 //! Runs blocks [first, last) on this process's threads, or under MPI this
-//! rank's share of them, and adds every block of the range to `reduction`
-//! (the other ranks' shares arrive as bytes).
+//! rank's share of them, and adds every block of the range to `reduction`;
+//! under MPI, rank 0 alone does: the other ranks send it the nodes of their
+//! shares, one node at a time, and add nothing.
 template <class Kernel>
 void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
               std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
@@ -260,15 +238,41 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
   run_blocks(plan, kernel, mine_first, mine_last, reps_limit, mine, reduction, done, progress,
              planned(mine_first, mine_last));
   std::vector<typename BlockReduction<Accumulator>::Node> nodes = mine.take_nodes();
-  ByteWriter out;
-  out.u64(nodes.size());
-  for (const auto& node : nodes) {
-    out.i64(node.id.level);
-    out.i64(node.id.index);
-    out.bytes(to_bytes(node.acc));
+  if (!cluster::is_root()) {
+    ByteWriter out;  // one node's bytes at a time
+    cluster::gather_at_root(
+        nodes.size(),
+        [&](std::size_t i) {
+          out.clear();
+          out.i64(nodes[i].id.level);
+          out.i64(nodes[i].id.index);
+          save_field(out, nodes[i].acc);
+          nodes[i].acc = kernel.make_accumulator();  // sent: its memory is no longer needed
+          return std::span<const std::byte>(out.data());
+        },
+        {});
+    return;
   }
-  const std::vector<std::vector<std::byte>> all = cluster::exchange(out.data());
-  with_task_threads(plan.threads, [&] { add_rank_nodes(kernel, all, std::move(nodes), reduction); });
+  with_task_threads(plan.threads, [&] {
+    reduction.add(std::move(nodes));
+    cluster::gather_at_root(0, {}, [&](std::span<const std::byte> bytes) {
+      ByteReader in(bytes);
+      const auto level = static_cast<int>(in.i64());
+      const std::int64_t index = in.i64();
+      Accumulator acc = kernel.make_accumulator();
+      load_field(in, acc);
+      in.expect_end();
+      reduction.add(NodeId{level, index}, std::move(acc));
+    });
+  });
+}
+
+//! Under MPI, rank 0's `total` on every rank (the others' is replaced).
+template <class Accumulator>
+void share_total(Accumulator& total) {
+  if (cluster::size() == 1) return;
+  const ScratchVector<std::byte> bytes = cluster::from_root(cluster::is_root() ? to_bytes(total) : std::vector<std::byte>{});
+  if (!cluster::is_root()) from_bytes(bytes, total);
 }
 
 //! The nodes of `reduction` as bytes, for a state file.
@@ -322,10 +326,14 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
       if (open_ended) {
         const std::int64_t reps_so_far = std::min(next * plan.block_reps, limit);
         if (!state.decided && reps_so_far >= plan.reps) {
-          Accumulator preview = kernel.make_accumulator();
-          with_task_threads(plan.threads, [&] { reduction.fold_into(preview); });
-          const std::vector<MeanSummary> means = reported_means(preview);
-          if (cluster::root_value(relative_se_met(means, *plan.target_rse) ? 1 : 0) == 1) break;
+          // Rank 0 alone holds every block; its decision is every rank's.
+          bool met = false;
+          if (cluster::is_root()) {
+            Accumulator preview = kernel.make_accumulator();
+            with_task_threads(plan.threads, [&] { reduction.fold_into(preview); });
+            met = relative_se_met(reported_means(preview), *plan.target_rse);
+          }
+          if (cluster::root_value(met ? 1 : 0) == 1) break;
         }
         // At least to plan.reps, then waves of max(kWaveBlocks, next/8) blocks.
         const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
@@ -347,7 +355,8 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   if (journaled) hand_over(false);
   report.blocks = state.next - first_block;
   report.reps = std::min(state.next * plan.block_reps, limit) - std::min(first_block * plan.block_reps, limit);
-  with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
+  if (cluster::is_root()) with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
+  share_total(total);
   if (open_ended) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

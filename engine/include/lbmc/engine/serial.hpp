@@ -74,6 +74,8 @@ class ByteWriter {
 
   const std::vector<std::byte>& data() const noexcept { return bytes_; }
   std::vector<std::byte> take() noexcept { return std::move(bytes_); }
+  //! Empties the writer, keeping its memory for the next bytes.
+  void clear() noexcept { bytes_.clear(); }
 
  private:
   std::vector<std::byte> bytes_;
@@ -106,9 +108,12 @@ class ByteReader {
     if (v > 1) throw RuntimeFailure("corrupt accumulator bytes: a flag is neither 0 nor 1");
     return v == 1;
   }
-  std::vector<double> f64s() {
+  //! A sequence of doubles, into a new Vector (a ScratchVector skips the
+  //! zeroing its elements would get before being overwritten).
+  template <class Vector = std::vector<double>>
+  Vector f64s() {
     const std::size_t n = length(8);
-    std::vector<double> vs(n);
+    Vector vs(n);
     if constexpr (std::endian::native == std::endian::little) {
       if (n > 0) std::memcpy(vs.data(), bytes_.data() + at_, n * sizeof(double));
       at_ += n * sizeof(double);
