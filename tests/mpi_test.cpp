@@ -91,6 +91,14 @@ TEST_SUITE("mpi") {
     check_identical("maxload --dist normal:0,1 --n 16,256 --reps 20000 --method brute --seed 11");
     check_identical("maxload --dist poisson:4 --n 1024 --reps 300000 --seed 12");
   }
+  TEST_CASE("mpi: quantile stores past their cap on every rank - binned there - give the bytes of one process") {
+    // Each rank's share of the maxima (2.6e7 or 1.7e7 values) is past the
+    // 2^24 values a store keeps exactly, so the ranks send sketches.
+    const std::string args = "maxload --dist exponential:1 --n 1024 --reps 5.2e7 --method direct --seed 19";
+    const std::string one = csv_of(args, 0, 2);
+    CHECK(csv_of(args, 2, 1) == one);
+    CHECK(csv_of(args, 3, 2) == one);
+  }
   TEST_CASE("mpi: maxshift and rebalance give the bytes of one process") {
     check_identical("maxshift --dist binomial:20,0.5 --n 64 --reps 20000 --seed 13");
     check_identical("rebalance --dist poisson:5 --n 32 --reps 3000 --seed 14");

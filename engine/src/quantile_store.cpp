@@ -422,6 +422,14 @@ void QuantileStore::load(ByteReader& in) {
   *this = std::move(loaded);
 }
 
+void QuantileStore::to_sketch_early() {
+  if (sketch_) {
+    settle();
+  } else {
+    to_sketch();
+  }
+}
+
 void QuantileStore::settle() const {
   auto& self = const_cast<QuantileStore&>(*this);
   if (!sketch_) {

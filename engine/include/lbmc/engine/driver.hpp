@@ -20,7 +20,8 @@
 //
 // Under MPI (cluster.hpp) each rank runs a contiguous range of every wave's
 // blocks and sends the nodes of its range to rank 0 as bytes (fields.hpp),
-// one node at a time; rank 0 adds them to its reduction, so it holds the
+// one node at a time, its quantile stores binned first where they will be
+// past their cap in the total anyway (early_sketches.hpp); rank 0 adds them to its reduction, so it holds the
 // total a single process would hold, and at the end sends that total to the
 // other ranks, so every rank goes on from the same state. Rank 0's stopping
 // decision is the one every rank follows.
@@ -50,6 +51,7 @@
 #include <omp.h>
 
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/early_sketches.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/moments.hpp"
@@ -239,6 +241,7 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
              planned(mine_first, mine_last));
   std::vector<typename BlockReduction<Accumulator>::Node> nodes = mine.take_nodes();
   if (!cluster::is_root()) {
+    sketch_stores_past_cap(nodes, plan.threads);
     ByteWriter out;  // one node's bytes at a time
     cluster::gather_at_root(
         nodes.size(),
