@@ -57,7 +57,7 @@ std::vector<std::byte> total_bytes(const std::vector<Node>& nodes) {
 }  // namespace
 
 TEST_SUITE("fast") {
-  TEST_CASE("early sketches: the stores visited are the field list's, in order") {
+  TEST_CASE("early sketches: the stores visited are the field list's in its order") {
     TwoStores sample;
     std::vector<const QuantileStore*> seen;
     lbmc::engine::for_each_quantile_store(sample, [&](QuantileStore& store) { seen.push_back(&store); });

@@ -21,10 +21,10 @@
 // Under MPI (cluster.hpp) each rank runs a contiguous range of every wave's
 // blocks and sends the nodes of its range to rank 0 as bytes (fields.hpp),
 // one node at a time, its quantile stores binned first where they will be
-// past their cap in the total anyway (early_sketches.hpp); rank 0 adds them to its reduction, so it holds the
-// total a single process would hold, and at the end sends that total to the
-// other ranks, so every rank goes on from the same state. Rank 0's stopping
-// decision is the one every rank follows.
+// past their cap in the total anyway (early_sketches.hpp). Rank 0 adds them
+// to its reduction, so it holds the total a single process would hold, and
+// at the end sends that total to the other ranks, so every rank goes on from
+// the same state. Rank 0's stopping decision is the one every rank follows.
 //
 // A kernel provides
 //   using Accumulator = ...;              // with merge(const Accumulator&)
@@ -274,8 +274,11 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
 template <class Accumulator>
 void share_total(Accumulator& total) {
   if (cluster::size() == 1) return;
-  const ScratchVector<std::byte> bytes = cluster::from_root(cluster::is_root() ? to_bytes(total) : std::vector<std::byte>{});
-  if (!cluster::is_root()) from_bytes(bytes, total);
+  if (cluster::is_root()) {
+    cluster::from_root(to_bytes(total));
+  } else {
+    from_bytes(cluster::from_root({}), total);
+  }
 }
 
 //! The nodes of `reduction` as bytes, for a state file.
