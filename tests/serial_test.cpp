@@ -90,6 +90,31 @@ TEST_SUITE("fast") {
     CHECK(in.at_end());
   }
 
+  TEST_CASE("serial: a borrowing writer's pieces are the bytes a copying writer writes") {
+    // Short and long sequences of doubles (the long ones borrowed), a
+    // sequence at the borrowing threshold, and bytes after the last one.
+    const std::size_t threshold = ByteWriter::kBorrowedBytes / sizeof(double);
+    std::vector<std::vector<double>> sequences{{1.5, -2.0}, std::vector<double>(threshold + 3, 0.25),
+                                               std::vector<double>(threshold, -7.0), {}, {3.0}};
+    for (std::size_t i = 0; i < sequences[1].size(); ++i) sequences[1][i] = static_cast<double>(i) / 3.0;
+    ByteWriter copying;
+    ByteWriter borrowing = ByteWriter::borrowing();
+    for (ByteWriter* out : {&copying, &borrowing}) {
+      out->u32(7);
+      for (const auto& sequence : sequences) out->f64s(sequence);
+      out->f64s_elements(sequences[1]);
+      out->text("end");
+    }
+    std::vector<std::byte> joined;
+    const auto pieces = borrowing.pieces();
+    for (const auto& piece : pieces) joined.insert(joined.end(), piece.begin(), piece.end());
+    CHECK(joined == copying.data());
+    CHECK(pieces.size() == 7);  // 3 borrowed, 4 runs of copied bytes around them
+    CHECK(borrowing.data().size() < copying.data().size() / 10);
+    borrowing.clear();
+    CHECK(borrowing.pieces().empty());
+  }
+
   TEST_CASE("serial: moments and proportions come back bit for bit") {
     auto gen = block_generator(1, 0);
     Moments m;

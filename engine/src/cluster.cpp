@@ -209,19 +209,33 @@ void gather_at_root([[maybe_unused]] std::size_t count,
 #endif
 }
 
-ScratchVector<std::byte> from_root([[maybe_unused]] std::span<const std::byte> bytes) {
+ScratchVector<std::byte> from_root([[maybe_unused]] std::span<const std::span<const std::byte>> pieces) {
   if (g_failure) throw *g_failure;
   ScratchVector<std::byte> received;
 #ifdef LBMC_WITH_MPI
   if (!distributed()) return received;
-  const std::vector<Header> headers =
-      headers_of_all({g_rank == 0 ? static_cast<std::int64_t>(bytes.size()) : 0, -1});
-  if (g_rank != 0) received.resize(static_cast<std::size_t>(headers.front().bytes));
-  // MPI_Bcast only reads the root's buffer.
-  std::byte* data = g_rank == 0 ? const_cast<std::byte*>(bytes.data()) : received.data();
-  for (std::int64_t offset = 0; offset < headers.front().bytes; offset += kPiece) {
-    const auto n = static_cast<int>(std::min(kPiece, headers.front().bytes - offset));
-    MPI_Bcast(data + offset, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  const bool root = g_rank == 0;
+  std::vector<std::int64_t> sizes;
+  if (root) {
+    for (const auto& piece : pieces) sizes.push_back(static_cast<std::int64_t>(piece.size()));
+  }
+  std::int64_t total = 0;
+  for (const std::int64_t size : sizes) total += size;
+  const std::vector<Header> headers = headers_of_all({total, -1});
+  // The pieces' sizes, then each piece into its place.
+  std::int64_t count = static_cast<std::int64_t>(sizes.size());
+  MPI_Bcast(&count, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  sizes.resize(static_cast<std::size_t>(count));
+  MPI_Bcast(sizes.data(), static_cast<int>(count), MPI_INT64_T, 0, MPI_COMM_WORLD);
+  if (!root) received.resize(static_cast<std::size_t>(headers.front().bytes));
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    // MPI_Bcast only reads the root's buffer.
+    std::byte* data = root ? const_cast<std::byte*>(pieces[i].data()) : received.data() + at;
+    for (std::int64_t offset = 0; offset < sizes[i]; offset += kPiece) {
+      MPI_Bcast(data + offset, static_cast<int>(std::min(kPiece, sizes[i] - offset)), MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    at += sizes[i];
   }
 #endif
   return received;

@@ -79,10 +79,10 @@ std::vector<std::vector<std::byte>> exchange(std::span<const std::byte> payload)
 void gather_at_root(std::size_t count, const std::function<std::span<const std::byte>(std::size_t)>& message,
                     const std::function<void(std::span<const std::byte>)>& receive);
 
-//! Rank 0's `bytes` on every other rank (collective; rank 0 gets nothing
-//! back, and the others' argument is not used). Throws RemoteFailure when a
-//! rank failed.
-ScratchVector<std::byte> from_root(std::span<const std::byte> bytes);
+//! Rank 0's bytes, the concatenation of `pieces`, on every other rank
+//! (collective; rank 0 gets nothing back, and the others' argument is not
+//! used). Throws RemoteFailure when a rank failed.
+ScratchVector<std::byte> from_root(std::span<const std::span<const std::byte>> pieces);
 
 //! Rank 0's value on every rank (collective).
 std::uint64_t root_value(std::uint64_t value);

@@ -275,7 +275,9 @@ template <class Accumulator>
 void share_total(Accumulator& total) {
   if (cluster::size() == 1) return;
   if (cluster::is_root()) {
-    cluster::from_root(to_bytes(total));
+    ByteWriter out = ByteWriter::borrowing();  // the stores' values are sent from where they lie
+    save_field(out, total);
+    cluster::from_root(out.pieces());
   } else {
     from_bytes(cluster::from_root({}), total);
   }

@@ -31,6 +31,21 @@ namespace lbmc::engine {
 
 class ByteWriter {
  public:
+  //! Sequences of doubles of at least this many bytes that a borrowing
+  //! writer refers to instead of copying.
+  static constexpr std::size_t kBorrowedBytes = std::size_t{1} << 14;
+
+  ByteWriter() = default;
+  //! A writer that refers to long sequences of doubles where they lie
+  //! instead of copying them: its bytes are pieces(), valid while those
+  //! sequences are unchanged (data() holds the copied bytes alone). For bytes
+  //! sent at once, such as the total MPI rank 0 sends every rank.
+  static ByteWriter borrowing() {
+    ByteWriter writer;
+    writer.borrowing_ = true;
+    return writer;
+  }
+
   void u8(std::uint8_t v) { bytes_.push_back(static_cast<std::byte>(v)); }
   void u32(std::uint32_t v) {
     for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
@@ -49,8 +64,12 @@ class ByteWriter {
   void f64s_elements(std::span<const double> vs) {
     if constexpr (std::endian::native == std::endian::little) {
       // The encoding is the memory image on a little-endian machine.
-      const auto* begin = reinterpret_cast<const std::byte*>(vs.data());
-      bytes_.insert(bytes_.end(), begin, begin + vs.size_bytes());
+      const auto image = std::as_bytes(vs);
+      if (borrowing_ && image.size() >= kBorrowedBytes) {
+        borrowed_.push_back({bytes_.size(), image});
+        return;
+      }
+      bytes_.insert(bytes_.end(), image.begin(), image.end());
     } else {
       for (const double v : vs) f64(v);
     }
@@ -67,6 +86,7 @@ class ByteWriter {
 
   //! Room for `count` more bytes (growing geometrically, as appending does).
   void reserve(std::size_t count) {
+    if (borrowing_) return;  // what is reserved for is mostly borrowed
     if (bytes_.capacity() - bytes_.size() < count) {
       bytes_.reserve(std::max(bytes_.size() + count, 2 * bytes_.capacity()));
     }
@@ -75,10 +95,34 @@ class ByteWriter {
   const std::vector<std::byte>& data() const noexcept { return bytes_; }
   std::vector<std::byte> take() noexcept { return std::move(bytes_); }
   //! Empties the writer, keeping its memory for the next bytes.
-  void clear() noexcept { bytes_.clear(); }
+  void clear() noexcept {
+    bytes_.clear();
+    borrowed_.clear();
+  }
+  //! Every byte written, in order: runs of copied bytes and, in their
+  //! places, the borrowed sequences.
+  std::vector<std::span<const std::byte>> pieces() const {
+    std::vector<std::span<const std::byte>> pieces;
+    const std::span<const std::byte> copied(bytes_);
+    std::size_t at = 0;
+    for (const Borrowed& b : borrowed_) {
+      if (b.offset > at) pieces.push_back(copied.subspan(at, b.offset - at));
+      pieces.push_back(b.bytes);
+      at = b.offset;
+    }
+    if (at < copied.size()) pieces.push_back(copied.subspan(at));
+    return pieces;
+  }
 
  private:
+  // A borrowed sequence, which comes before the copied byte at `offset`.
+  struct Borrowed {
+    std::size_t offset = 0;
+    std::span<const std::byte> bytes;
+  };
   std::vector<std::byte> bytes_;
+  bool borrowing_ = false;
+  std::vector<Borrowed> borrowed_;
 };
 
 class ByteReader {
