@@ -69,7 +69,7 @@ TEST_SUITE("fast") {
   TEST_CASE("early sketches: only stores past the cap together are binned - to the same total") {
     std::vector<Node> nodes = three_nodes();
     const std::vector<std::byte> late = total_bytes(nodes);
-    lbmc::engine::sketch_stores_past_cap(nodes, 2);
+    lbmc::engine::sketch_stores_past_cap(nodes);
     for (const Node& node : nodes) {
       CHECK_FALSE(node.acc.wide.exact());  // 600 < cap each, 1800 together
       CHECK(node.acc.narrow.exact());      // 300 together

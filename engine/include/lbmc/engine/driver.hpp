@@ -241,7 +241,7 @@ void run_wave(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std
              planned(mine_first, mine_last));
   std::vector<typename BlockReduction<Accumulator>::Node> nodes = mine.take_nodes();
   if (!cluster::is_root()) {
-    sketch_stores_past_cap(nodes, plan.threads);
+    with_task_threads(plan.threads, [&] { sketch_stores_past_cap(nodes); });
     ByteWriter out;  // one node's bytes at a time
     cluster::gather_at_root(
         nodes.size(),

@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <type_traits>
 #include <vector>
 
@@ -46,42 +45,28 @@ void for_each_quantile_store(Accumulator& acc, F visit) {
   detail::visit_stores(acc, visit);
 }
 
-//! Bins, on `threads` threads, the quantile stores of `nodes` (each with an
-//! `acc` member) at every place of the accumulator where the nodes together
-//! hold more values than the store's cap (top of this file).
+//! Bins the quantile stores of `nodes` (each with an `acc` member) at every
+//! place of the accumulator where the nodes together hold more values than
+//! the store's cap (top of this file). A store's binning runs in OpenMP tasks
+//! (QuantileStore::to_sketch_early), which the idle threads of an enclosing
+//! parallel region take.
 template <class Node>
-void sketch_stores_past_cap(std::vector<Node>& nodes, int threads) {
-  if (nodes.empty()) return;
-  std::size_t places = 0;
-  for_each_quantile_store(nodes.front().acc, [&](QuantileStore&) { ++places; });
-  std::vector<std::int64_t> totals(places);  // values by place
-  for (Node& node : nodes) {
-    std::size_t place = 0;
-    for_each_quantile_store(node.acc, [&](QuantileStore& store) { totals[place++] += store.count(); });
-  }
-  std::vector<QuantileStore*> binned;
+void sketch_stores_past_cap(std::vector<Node>& nodes) {
+  std::vector<std::vector<QuantileStore*>> stores_at;  // by place in the accumulator
   for (Node& node : nodes) {
     std::size_t place = 0;
     for_each_quantile_store(node.acc, [&](QuantileStore& store) {
-      if (static_cast<std::size_t>(totals[place++]) > store.cap() && store.count() > 0) binned.push_back(&store);
+      if (place == stores_at.size()) stores_at.emplace_back();
+      stores_at[place++].push_back(&store);
     });
   }
-  if (binned.empty()) return;
-  std::vector<std::exception_ptr> failures(binned.size());
-#pragma omp parallel num_threads(threads) default(none) shared(binned, failures)
-#pragma omp single
-  for (std::size_t i = 0; i < binned.size(); ++i) {
-#pragma omp task default(none) firstprivate(i) shared(binned, failures)
-    {
-      try {
-        binned[i]->to_sketch_early();
-      } catch (...) {
-        failures[i] = std::current_exception();
-      }
+  for (const std::vector<QuantileStore*>& stores : stores_at) {
+    std::int64_t values = 0;
+    for (const QuantileStore* store : stores) values += store->count();
+    if (static_cast<std::size_t>(values) <= stores.front()->cap()) continue;
+    for (QuantileStore* store : stores) {
+      if (store->count() > 0) store->to_sketch_early();
     }
-  }
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
   }
 }
 
