@@ -21,7 +21,7 @@
 
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/claims.hpp"
-#include "lbmc/exp/validate.hpp"
+#include "validate/validate.hpp"
 
 namespace {
 

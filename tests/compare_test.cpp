@@ -59,7 +59,7 @@
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/analytic/chunk_scheduling.hpp"
 #include "lbmc/analytic/list_scheduling.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare/compare.hpp"
 #include "lbmc/exp/scatter.hpp"
 #include "support/files.hpp"
 #include "support/task_times.hpp"

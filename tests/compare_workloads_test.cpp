@@ -26,7 +26,7 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare/compare.hpp"
 #include "lbmc/exp/rebalance.hpp"
 #include "support/files.hpp"
 #include "support/task_times.hpp"

@@ -11,8 +11,8 @@
 #include <boost/math/special_functions/erf.hpp>
 
 #include "lbmc/engine/rng.hpp"
-#include "lbmc/exp/direct_batch.hpp"
-#include "lbmc/exp/direct_max.hpp"
+#include "maxload/direct_batch.hpp"
+#include "maxload/direct_max.hpp"
 
 using namespace lbmc;
 

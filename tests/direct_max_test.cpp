@@ -9,7 +9,7 @@
 
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/engine/errors.hpp"
-#include "lbmc/exp/direct_max.hpp"
+#include "maxload/direct_max.hpp"
 #include "lbmc/exp/maxload.hpp"
 
 using namespace lbmc;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "lbmc/engine/rng.hpp"
-#include "lbmc/exp/compare.hpp"
-#include "lbmc/exp/first_free.hpp"
+#include "compare/compare.hpp"
+#include "compare/first_free.hpp"
 
 namespace {
 

@@ -39,7 +39,7 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare/compare.hpp"
 #include "support/files.hpp"
 
 using namespace lbmc;

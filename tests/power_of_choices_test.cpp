@@ -32,7 +32,7 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare/compare.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <sys/wait.h>
 
-#include "lbmc/exp/validate.hpp"
+#include "validate/validate.hpp"
 
 using lbmc::exp::count_verdicts;
 

@@ -87,7 +87,7 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
 

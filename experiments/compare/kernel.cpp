@@ -11,7 +11,7 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare.hpp"
 #include "lbmc/exp/run_options.hpp"
 
 namespace lbmc::exp {

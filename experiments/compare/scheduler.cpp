@@ -18,7 +18,7 @@
 #include <bit>
 #include <limits>
 
-#include "lbmc/exp/compare.hpp"
+#include "compare.hpp"
 
 namespace lbmc::exp {
 

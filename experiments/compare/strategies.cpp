@@ -7,7 +7,7 @@
 
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
-#include "lbmc/exp/compare.hpp"
+#include "compare.hpp"
 
 namespace lbmc::exp {
 

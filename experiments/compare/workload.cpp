@@ -8,7 +8,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/run_journal.hpp"
 #include "lbmc/engine/writers.hpp"
-#include "lbmc/exp/compare_workload.hpp"
+#include "compare_workload.hpp"
 
 namespace lbmc::exp {
 

@@ -1,5 +1,5 @@
 // Batched direct maxima: the loops of direct_batch.hpp.
-#include "lbmc/exp/direct_batch.hpp"
+#include "direct_batch.hpp"
 
 #include <cmath>
 #include <limits>

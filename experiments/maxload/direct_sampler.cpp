@@ -11,8 +11,8 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/integer_search.hpp"
 #include "lbmc/engine/errors.hpp"
-#include "lbmc/exp/direct_batch.hpp"
-#include "lbmc/exp/direct_max.hpp"
+#include "direct_batch.hpp"
+#include "direct_max.hpp"
 
 namespace lbmc::exp {
 namespace {

@@ -2,7 +2,7 @@
 // exercise each of its validators (DESIGN §6) — every exact reference and
 // every bound — at replication counts that finish in seconds. A case is the
 // experiment's own command line, so validate checks exactly what a user runs.
-#include "lbmc/exp/validate.hpp"
+#include "validate.hpp"
 
 namespace lbmc::exp {
 

@@ -21,7 +21,7 @@
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/report.hpp"
 #include "lbmc/exp/run_options.hpp"
-#include "lbmc/exp/validate.hpp"
+#include "validate.hpp"
 
 namespace lbmc::exp {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "lbmc/exp/validate.hpp"
+#include "validate.hpp"
 
 namespace lbmc::exp {
 namespace {

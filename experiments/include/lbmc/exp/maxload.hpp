@@ -8,9 +8,22 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
-#include "lbmc/exp/direct_max.hpp"
 
 namespace lbmc::exp {
+
+//! How `lbmc maxload` draws the maximum.
+enum class MaxMethod { brute, direct };
+
+//! `auto`: the direct method when it is expected to be faster: for integer
+//! laws at n >= 2 whose table of P(Z = k) would have at most
+//! kDirectTableMaxCells cells (a table lookup replaces n draws), or at most
+//! 2^24 cells and no more than n (the table costs about one mass evaluation,
+//! ~100 draws, a cell), or any width when n >= 2^26 (a search of the cdf a
+//! draw); for continuous laws when n >= kDirectContinuousMinN (a quantile
+//! evaluation costs about as much as that many draws).
+inline constexpr std::int64_t kDirectContinuousMinN = 64;
+inline constexpr double kDirectTableMaxCells = 0x1p15;
+MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n);
 
 struct MaxLoadSample {
   engine::Moments moments;
@@ -20,7 +33,7 @@ struct MaxLoadSample {
 //! Simulates Z = max of n iid draws of `law` under `plan` (block size from
 //! the work per replication), stopping on the relative se of the mean when
 //! plan.target_rse is set. `brute` draws the n loads; `direct` draws Z
-//! itself by inverting F^n (see direct_max.hpp).
+//! itself by inverting F^n (maxload/direct_max.hpp).
 engine::Simulated<MaxLoadSample> simulate_max_load(const dist::LoadLaw& law, std::int64_t n, engine::RunPlan plan,
                                 MaxMethod method = MaxMethod::brute);
 

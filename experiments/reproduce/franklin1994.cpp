@@ -10,7 +10,7 @@
 #include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/exp/assign.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 
 namespace lbmc::exp {
 namespace {

@@ -14,7 +14,7 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/rebalance_cost.hpp"
 #include "lbmc/exp/rebalance.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 
 namespace lbmc::exp {
 namespace {

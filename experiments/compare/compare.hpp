@@ -81,8 +81,8 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/engine/scratch_vector.hpp"
-#include "lbmc/exp/compare_workload.hpp"
-#include "lbmc/exp/first_free.hpp"
+#include "compare_workload.hpp"
+#include "first_free.hpp"
 
 namespace lbmc::exp {
 

@@ -14,7 +14,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/output_file.hpp"
 #include "lbmc/exp/command.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 #include "lbmc/exp/run_options.hpp"
 
 namespace lbmc::exp {

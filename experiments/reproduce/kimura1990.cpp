@@ -21,7 +21,7 @@
 #include "lbmc/exp/dynamic.hpp"
 #include "lbmc/exp/dynamic_command.hpp"
 #include "lbmc/exp/dynamic_search.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 
 namespace lbmc::exp {
 namespace {

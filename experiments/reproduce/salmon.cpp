@@ -11,7 +11,7 @@
 
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 #include "lbmc/exp/scatter.hpp"
 
 namespace lbmc::exp {

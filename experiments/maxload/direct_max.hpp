@@ -37,6 +37,7 @@
 #include "lbmc/dist/ziggurat.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/exp/maxload.hpp"
 
 namespace lbmc::exp {
 
@@ -70,19 +71,5 @@ class DirectMaxSampler {
 //! probability 1 − U^{1/n} of a direct draw, with one logarithm when x is
 //! small (a series for ln((1 − e^{−x})/x)), ln(−expm1(−x)) otherwise.
 double log_one_minus_exp_neg(double x);
-
-//! How `lbmc maxload` draws the maximum.
-enum class MaxMethod { brute, direct };
-
-//! `auto`: the direct method when it is expected to be faster: for integer
-//! laws at n >= 2 whose table of P(Z = k) would have at most
-//! kDirectTableMaxCells cells (a table lookup replaces n draws), or at most
-//! 2^24 cells and no more than n (the table costs about one mass evaluation,
-//! ~100 draws, a cell), or any width when n >= 2^26 (a search of the cdf a
-//! draw); for continuous laws when n >= kDirectContinuousMinN (a quantile
-//! evaluation costs about as much as that many draws).
-inline constexpr std::int64_t kDirectContinuousMinN = 64;
-inline constexpr double kDirectTableMaxCells = 0x1p15;
-MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n);
 
 }  // namespace lbmc::exp

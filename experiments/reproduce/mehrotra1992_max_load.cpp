@@ -12,7 +12,7 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/exp/maxload.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 
 namespace lbmc::exp {
 namespace {

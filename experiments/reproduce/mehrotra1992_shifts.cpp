@@ -15,7 +15,7 @@
 #include "lbmc/engine/math_policy.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/exp/maxshift.hpp"
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 
 namespace lbmc::exp {
 namespace {

@@ -1,5 +1,5 @@
 // The papers `lbmc reproduce` knows and the claim parts of each.
-#include "lbmc/exp/reproduce.hpp"
+#include "reproduce.hpp"
 
 namespace lbmc::exp {
 
