@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -19,28 +20,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "lbmc/engine/csv_reader.hpp"
 #include "lbmc/exp/command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// The fields of one CSV line (values here hold no quoted commas except the
-// dist column, which is quoted when it has one).
-std::vector<std::string> fields_of(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (const char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
 
 // Tallies over the exact checks of many runs, per kind of statistic.
 struct Tally {
@@ -76,20 +61,12 @@ Tally run_seeds(std::vector<std::string> args, int seeds) {
     for (const auto& a : full) argv.push_back(a.c_str());
     REQUIRE(lbmc::exp::run_cli(static_cast<int>(argv.size()), argv.data()) == 0);
     std::ifstream in(csv);
-    std::string line;
-    std::getline(in, line);
-    const auto header = fields_of(line);
-    const auto column = [&](const char* name) {
-      for (std::size_t i = 0; i < header.size(); ++i)
-        if (header[i] == name) return i;
-      FAIL("no column " << name);
-      return std::size_t{0};
-    };
-    const std::size_t statistic = column("statistic"), low = column("ci_low"), high = column("ci_high"),
-                      kind = column("reference_kind"), value = column("reference_value"),
-                      verdict = column("verdict");
-    while (std::getline(in, line)) {
-      const auto f = fields_of(line);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const lbmc::engine::CsvRecords table = lbmc::engine::read_csv(text);
+    const std::size_t statistic = table.column("statistic"), low = table.column("ci_low"),
+                      high = table.column("ci_high"), kind = table.column("reference_kind"),
+                      value = table.column("reference_value"), verdict = table.column("verdict");
+    for (const auto& f : table.rows) {
       if (f[kind] != "exact") continue;
       ++tally.checks;
       tally.failed += f[verdict] == "fail" ? 1 : 0;
