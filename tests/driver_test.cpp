@@ -1,6 +1,7 @@
 // Replication driver: block streams, thread-count invariance, stopping rule.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstring>
 #include <set>
 
@@ -25,7 +26,9 @@ struct UniformKernel {
       moments.merge(other.moments);
       firsts.insert(firsts.end(), other.firsts.begin(), other.firsts.end());
     }
-    friend std::vector<MeanSummary> reported_means(const Accumulator& a) { return {summary_of(a.moments)}; }
+    static constexpr auto statistics() {
+      return std::array{stat::mean("u.mean", &Accumulator::moments, "E U").watched()};
+    }
   };
   Accumulator make_accumulator() const { return {}; }
   void run(Generator& gen, std::int64_t count, Accumulator& acc) const {
@@ -46,8 +49,9 @@ struct TwoMeansKernel {
       return std::tie(s.u, s.u4);
     }
     void merge(const Accumulator& other) { merge_fields(*this, other); }
-    friend std::vector<MeanSummary> reported_means(const Accumulator& a) {
-      return {summary_of(a.u), summary_of(a.u4)};
+    static constexpr auto statistics() {
+      return std::array{stat::mean("u.mean", &Accumulator::u, "E U").watched(),
+                        stat::mean("u4.mean", &Accumulator::u4, "E U^4").watched()};
     }
   };
   Accumulator make_accumulator() const { return {}; }

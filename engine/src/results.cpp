@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include <boost/math/distributions/normal.hpp>
 #include <fmt/format.h>
@@ -105,6 +106,9 @@ void ResultTable::note_unavailable(const std::vector<std::string>& params, const
 
 void ResultTable::add(const std::vector<std::string>& params, const std::string& statistic,
                       const Estimate& estimate, const std::vector<Reference>& references) {
+  if (!declared.empty() && !declares(declared, statistic)) {
+    throw std::logic_error(fmt::format("{}: statistic '{}' is not in the experiment's list", experiment, statistic));
+  }
   if (references.empty()) {
     rows.push_back({params, statistic, estimate, std::nullopt, std::nullopt, std::nullopt, Verdict::none});
     return;

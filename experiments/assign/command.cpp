@@ -36,6 +36,13 @@ class AssignCommand final : public Command {
   const char* name() const override { return "assign"; }
   const char* summary() const override { return "N tasks randomly assigned to P processors (Franklin)"; }
 
+  std::vector<engine::StatisticInfo> statistics() const override {
+    auto list = engine::describe<AssignSample>();
+    list.push_back({"P_max", engine::Estimator::derived, false,
+                    "--solve-P: the largest P with efficiency >= --target at each --lambda (Poisson model)", "--solve-P"});
+    return list;
+  }
+
   void attach(CLI::App& app) override {
     app.add_option("--N", n_text_, "tasks: list or range")->capture_default_str();
     app.add_option("--P", p_text_, "processors: list or range")->capture_default_str();
@@ -48,9 +55,7 @@ class AssignCommand final : public Command {
     app.add_option("--target", target_text_, "with --solve-P: the efficiency to reach")->capture_default_str();
     add_run_options(app, run_text_);
     app.footer(
-        "Output columns: experiment,model,N,P,group,statistic,... Statistics: max.mean, max.variance (load of the\n"
-        "most loaded group), efficiency = (N/P)/E[max/L] (delta-method se), efficiency_unit = (N/P)/E[ceil(max/L)]\n"
-        "(groups of unit jobs, only with --group > 1). References: exact (the simulated model), and the other\n"
+        "Output columns: experiment,model,N,P,group,statistic,... References: exact (the simulated model), and the other\n"
         "model's exact value as information (poisson-model: the paper's model; multinomial). The multinomial is\n"
         "drawn by throwing (N <= 64 P) or by conditional binomials (larger N/P): both exact.");
   }
@@ -91,7 +96,7 @@ class AssignCommand final : public Command {
     require_memory(settings, settings.plan.threads * 8.0 * counters,
                    fmt::format("{} threads x {} load counters of 8 bytes", settings.plan.threads, counters));
 
-    Report report("assign", {"model", "N", "P", "group"}, settings, command_line);
+    Report report("assign", {"model", "N", "P", "group"}, statistics(), settings, command_line);
     for (const AssignModel model : models) {
       for (const std::int64_t n : tasks) {
         for (const std::int64_t p : procs) {
@@ -127,26 +132,26 @@ class AssignCommand final : public Command {
     const auto info = reference_or_note(table, params, "max.*, efficiency*", other_name,
                                         [&] { return assign_exact(other, tasks, processors, group); });
     // The rows' references: exact, then the other model's value, each when available.
-    const auto refs = [&](auto value_of) {
-      std::vector<engine::Reference> list;
-      if (exact) list.push_back({"exact", ReferenceKind::exact, value_of(*exact)});
-      if (info) list.push_back({other_name, ReferenceKind::asymptotic, value_of(*info)});
-      return list;
+    engine::RowInputs in;
+    const auto refs = [&](const char* statistic, auto value_of) {
+      if (exact) in.refs(statistic, {{"exact", ReferenceKind::exact, value_of(*exact)}});
+      if (info) in.refs(statistic, {{other_name, ReferenceKind::asymptotic, value_of(*info)}});
     };
     const double lambda = static_cast<double>(tasks) / static_cast<double>(processors);
     const auto L = static_cast<double>(group);
-    engine::PointRows rows(table, params, settings.level);
-    const auto& m = s.max_load;
-    rows.mean("max.mean", m, refs([](const AssignExact& v) { return v.mean; }));
-    rows.variance("max.variance", m, refs([](const AssignExact& v) { return v.variance; }));
+    refs("max.mean", [](const AssignExact& v) { return v.mean; });
+    refs("max.variance", [](const AssignExact& v) { return v.variance; });
     // Efficiency λ/E[M/L] = λL/E[M], by the delta method.
-    rows.add("efficiency", engine::reciprocal_estimate(lambda * L, engine::mean_estimate(m, settings.level), settings.level),
-             refs([&](const AssignExact& v) { return lambda * L / v.mean; }));
+    in.scale("efficiency", lambda * L);
+    refs("efficiency", [&](const AssignExact& v) { return lambda * L / v.mean; });
     if (group > 1) {
-      rows.add("efficiency_unit",
-               engine::reciprocal_estimate(lambda, engine::mean_estimate(s.unit_time, settings.level), settings.level),
-               refs([&](const AssignExact& v) { return lambda / v.unit_time; }));
+      in.scale("efficiency_unit", lambda);
+      refs("efficiency_unit", [&](const AssignExact& v) { return lambda / v.unit_time; });
+    } else {
+      in.omit("efficiency_unit");
     }
+    engine::PointRows rows(table, params, settings.level);
+    engine::emit_rows(rows, s, in);
   }
 
   int solve_p(const std::string& command_line) {
@@ -159,7 +164,7 @@ class AssignCommand final : public Command {
     const double target = parse_option("--target", target_text_, engine::parse_real);
     if (!(target > 0.0 && target < 1.0)) throw engine::InputError(fmt::format("--target: '{}' must be in (0,1)", target_text_));
     const RunOptions settings = check_run_options(run_text_);
-    Report report("assign", {"model", "lambda", "target"}, settings, command_line);
+    Report report("assign", {"model", "lambda", "target"}, statistics(), settings, command_line);
     for (const double lambda : lambdas) {
       const std::vector<std::string> params{"poisson", engine::format_number(lambda), engine::format_number(target)};
       const auto p = reference_or_note(report.table(), params, "P_max", "exact",

@@ -140,10 +140,6 @@ const char* to_string(MultinomialMethod method) {
   return method == MultinomialMethod::throwing ? "throwing" : "conditional-binomials";
 }
 
-std::vector<engine::MeanSummary> reported_means(const AssignSample& s) {
-  return {engine::summary_of(s.max_load), engine::summary_of(s.unit_time)};
-}
-
 engine::Simulated<AssignSample> simulate_assign(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
                              engine::RunPlan plan, std::optional<MultinomialMethod> method) {
   const std::int64_t groups = processors / group;

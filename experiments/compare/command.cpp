@@ -184,6 +184,10 @@ class CompareCommand final : public Command {
     return "which decomposition for a workload: every strategy on the same tasks";
   }
 
+  std::vector<engine::StatisticInfo> statistics() const override {
+    return engine::describe<StrategyStats>("per strategy");
+  }
+
   void attach(CLI::App& app) override {
     dist_option_ = app.add_option("--dist", dists_,
                                   "task-time law (values >= 0, mean > 0), repeatable: any law of the table below")
@@ -265,7 +269,7 @@ class CompareCommand final : public Command {
                    fmt::format("{} threads x ({} tasks x {} bytes + {} processors x {} bytes + 32 KiB)",
                                settings.plan.threads, most_tasks, kCompareTaskBytes, most_procs, kCompareProcessorBytes));
 
-    Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, settings, command_line);
+    Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, statistics(), settings, command_line);
     for (const Workload& workload : workloads) {
       for (const std::int64_t p : procs) {
         for (const double h : costs) run_point({workload, {p, h, tau, phi}, strategies}, settings, report);
@@ -335,30 +339,28 @@ class CompareCommand final : public Command {
       const Strategy& s = spec.strategies[i];
       const StrategyStats& st = sample.strategy[i];
       const std::vector<std::string> params{law, field, n, p, h, to_string(s)};
-      engine::PointRows rows(report.table(), params, settings.level);
-      rows.mean("makespan.mean", st.makespan, makespan_references(spec, s, report.table(), params));
-      rows.mean("efficiency.mean", st.efficiency);
-      rows.mean("imbalance.mean", st.imbalance);
+      engine::RowInputs in;
+      in.refs("makespan.mean", makespan_references(spec, s, report.table(), params));
       // C >= LB in every replication; C <= (2 - 1/P)·LB for list schedules,
       // 1 + (1 - 1/P)·min(K*, P) for chunked ones (h = 0), 2·LB for
       // balanced-block without movement costs.
-      std::vector<Reference> bounds{{"lower-bound", ReferenceKind::bound, 1.0, false}};
+      in.refs("makespan_ratio.mean", {{"lower-bound", ReferenceKind::bound, 1.0, false}});
       // With N <= P every list schedule of single tasks gives each task its
       // own processor, C = LB in every replication, and the upper bound says
       // nothing more.
       const std::int64_t most = largest_chunk(s, spec.tasks(), spec.procs());
       if (const auto upper = ratio_upper_bound(s, spec.tasks(), spec.machine)) {
         if (s.kind == StrategyKind::balanced_block) {
-          bounds.push_back({"balanced-work", ReferenceKind::bound, *upper, true});
+          in.refs("makespan_ratio.mean", {{"balanced-work", ReferenceKind::bound, *upper, true}});
         } else if (most > 1) {
-          bounds.push_back({"graham-chunks", ReferenceKind::bound, *upper, true});
+          in.refs("makespan_ratio.mean", {{"graham-chunks", ReferenceKind::bound, *upper, true}});
         } else if (spec.tasks() > spec.procs()) {
-          bounds.push_back({"graham-list", ReferenceKind::bound, *upper, true});
+          in.refs("makespan_ratio.mean", {{"graham-list", ReferenceKind::bound, *upper, true}});
         }
       }
-      rows.mean("makespan_ratio.mean", st.ratio, bounds);
-      rows.mean("overhead.mean", st.overhead);
-      rows.mean("split_pairs.mean", st.split_pairs);
+      in.omit("efficiency_diff.mean");  // rows of their own, below
+      engine::PointRows rows(report.table(), params, settings.level);
+      engine::emit_rows(rows, st, in);
     }
     for (std::size_t i = 1; i < spec.strategies.size(); ++i) {
       const std::vector<std::string> params{law, field, n, p, h, to_string(spec.strategies[i]) + " vs " + first};

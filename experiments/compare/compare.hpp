@@ -67,6 +67,7 @@
 // bytes follow from engine/fields.hpp as for every experiment.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -81,6 +82,7 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/engine/scratch_vector.hpp"
+#include "lbmc/engine/statistics.hpp"
 #include "compare_workload.hpp"
 #include "first_free.hpp"
 
@@ -289,6 +291,24 @@ struct StrategyStats {
   static auto fields(Self& s) {
     return std::tie(s.makespan, s.efficiency, s.imbalance, s.ratio, s.efficiency_diff, s.overhead, s.split_pairs);
   }
+  //! --target-rse watches the makespan, the efficiency and C/LB; not the
+  //! imbalance or the paired differences, whose mean can be 0 (a perfect
+  //! schedule, two strategies equal in law), where no relative se is reached.
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = StrategyStats;
+    return std::array{
+        mean("makespan.mean", &S::makespan, "E C, the makespan").watched(),
+        mean("efficiency.mean", &S::efficiency, "E[W/(P C)]").watched(),
+        mean("imbalance.mean", &S::imbalance, "E[(C - W/P)/(W/P)], replications with W > 0"),
+        mean("makespan_ratio.mean", &S::ratio, "E[C/LB], LB = max(W/P, max t_i)").watched(),
+        mean("overhead.mean", &S::overhead, "E[C - C0], C0 with h = tau = phi = 0: dispatch and movement time"),
+        mean("split_pairs.mean", &S::split_pairs,
+             "E of the fraction of neighbouring tasks (i, i+1) on different processors (0: full locality)"),
+        mean("efficiency_diff.mean", &S::efficiency_diff,
+             "rows \"A vs B\", B the first strategy listed: E[eff_A - eff_B] on the same times"),
+    };
+  }
   void merge(const StrategyStats& other) { engine::merge_fields(*this, other); }
 };
 
@@ -301,12 +321,6 @@ struct CompareSample {
   }
   void merge(const CompareSample& other) { engine::merge_fields(*this, other); }
 };
-
-//! The means --target-rse waits for: each strategy's makespan, efficiency
-//! and C/LB. The imbalance and the paired differences are left out: their
-//! mean can be 0 (a perfect schedule, two strategies equal in law), where no
-//! relative se is ever reached.
-std::vector<engine::MeanSummary> reported_means(const CompareSample& s);
 
 struct CompareSpec {
   Workload workload;  //!< how the N task times of a replication arise

@@ -31,17 +31,6 @@ double at_most(double x, double limit, double tol) { return x > limit && x <= li
 
 }  // namespace
 
-std::vector<engine::MeanSummary> reported_means(const CompareSample& s) {
-  std::vector<engine::MeanSummary> means;
-  // Slots of strategies not listed hold no replications: mean 0, se 0, met.
-  for (const StrategyStats& st : s.strategy) {
-    means.push_back(engine::summary_of(st.makespan));
-    means.push_back(engine::summary_of(st.efficiency));
-    means.push_back(engine::summary_of(st.ratio));
-  }
-  return means;
-}
-
 std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sample) {
   std::vector<std::size_t> order(spec.strategies.size());
   std::size_t width = 0;

@@ -99,13 +99,13 @@ class DynamicCommand final : public Command {
     add_run_options(app, run_text_, "2e4");
     app.footer(
         "Output columns: experiment,model,r_dist,u_dist,p,t1,nu,lambda,levels,fanout,statistic,...\n"
-        "Statistics: rho, T_p.mean, eta; with --optimize-nu nu_opt, rho_opt, eta_max; --lemma1 max.mean\n"
-        "(max.mean_direct, by inversion, past 2e8 draws); --isoefficiency t1_iso, alpha, beta, alpha_harmonic, beta_harmonic,\n"
-        "alpha_fixed_beta; --optimize-fanout eta_max per fanout and p1_opt. References: exact (deterministic\n"
+        "References: exact (deterministic\n"
         "closed form; exponential death-chain recursion for nu <= 300), proposition1, theorem1-log-p,\n"
         "theorem1-harmonic (H_p for log p), theorem1-work (H_p - 1, corrected), theorem2-bound and\n"
         "corollary1-bound (c = 1, rho >= 1), lemma1 harmonic/log-p, theorem3 alpha/beta, theorem4 root degree.");
   }
+
+  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<DynamicSample>(); }
 
   int run(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);
@@ -119,8 +119,8 @@ class DynamicCommand final : public Command {
     }
     require_memory(settings, settings.plan.threads * subtask_bytes(options, settings, nu),
                    fmt::format("{} threads x the subtask times of nu = {}", settings.plan.threads, nu));
-    Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"}, settings,
-                  command_line);
+    Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"},
+                  statistics(), settings, command_line);
     run_dynamic(options, settings, report);
     return report.finish();
   }

@@ -145,7 +145,7 @@ const NuPoint& best_of(const std::vector<NuPoint>& points) {
 
 double ControlledMeans::se(std::size_t j) const { return std::sqrt(std::max(0.0, covariance[j * mean.size() + j])); }
 
-std::vector<engine::MeanSummary> reported_means(const CommonSample& sample) {
+std::vector<engine::MeanSummary> controlled_summaries(const CommonSample& sample) {
   const ControlledMeans m = controlled_means(sample);
   std::vector<engine::MeanSummary> means;
   for (std::size_t j = 0; j < m.mean.size(); ++j) means.push_back({m.mean[j], m.se(j)});

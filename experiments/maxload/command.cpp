@@ -34,60 +34,46 @@ struct MaxLoadPoint {
   std::int64_t n;
 };
 
-// The references of one statistic: exact first, then the Gumbel forms.
-struct MaxLoadReferences {
-  std::vector<Reference> mean, variance;
-  std::vector<std::vector<Reference>> quantiles;  // one list per α
-};
-
-MaxLoadReferences references_for(const MaxLoadPoint& point, const std::vector<double>& alphas,
+// The references of Z's statistics at one point: exact first, then the
+// Gumbel (or Frechet) forms, for the mean, the variance and each quantile.
+engine::RowInputs references_for(const MaxLoadPoint& point, const std::vector<double>& alphas,
                                  engine::ResultTable& table, const std::vector<std::string>& params) {
-  MaxLoadReferences refs;
+  engine::RowInputs refs;
+  refs.alphas(alphas);
+  // One reference of every statistic from a limit law with mean, variance and quantile.
+  const auto add_limit = [&](const char* name, const auto& limit) {
+    refs.refs("mean", {{name, ReferenceKind::asymptotic, analytic::mean(limit)}});
+    refs.refs("variance", {{name, ReferenceKind::asymptotic, analytic::variance(limit)}});
+    for (const double alpha : alphas) {
+      refs.refs(engine::quantile_statistic("", alpha), {{name, ReferenceKind::asymptotic, analytic::quantile(limit, alpha)}});
+    }
+  };
   if (const auto exact = reference_or_note(table, params, "mean", "exact",
                                            [&] { return analytic::max_moments(point.law, point.n); })) {
-    refs.mean.push_back({"exact", ReferenceKind::exact, exact->mean});
-    refs.variance.push_back({"exact", ReferenceKind::exact, exact->variance});
+    refs.refs("mean", {{"exact", ReferenceKind::exact, exact->mean}});
+    refs.refs("variance", {{"exact", ReferenceKind::exact, exact->variance}});
   }
-  refs.quantiles.resize(alphas.size());
-  for (std::size_t i = 0; i < alphas.size(); ++i) {
-    if (const auto q = reference_or_note(table, params, engine::quantile_statistic("", alphas[i]), "exact",
-                                         [&] { return analytic::max_quantile(point.law, point.n, alphas[i]); })) {
-      refs.quantiles[i].push_back({"exact", ReferenceKind::exact, *q});
+  for (const double alpha : alphas) {
+    const std::string statistic = engine::quantile_statistic("", alpha);
+    if (const auto q = reference_or_note(table, params, statistic, "exact",
+                                         [&] { return analytic::max_quantile(point.law, point.n, alpha); })) {
+      refs.refs(statistic, {{"exact", ReferenceKind::exact, *q}});
     }
   }
   const bool spread = dist::variance(point.law) > 0.0;
   const bool frechet = dist::max_domain(point.law) == dist::MaxDomain::frechet;
   if (const auto* pareto = std::get_if<dist::Pareto>(&point.law)) {
-    const analytic::FrechetApprox limit = analytic::frechet_limit(*pareto, point.n);
-    refs.mean.push_back({"frechet", ReferenceKind::asymptotic, analytic::mean(limit)});
-    refs.variance.push_back({"frechet", ReferenceKind::asymptotic, analytic::variance(limit)});
-    for (std::size_t i = 0; i < alphas.size(); ++i) {
-      refs.quantiles[i].push_back({"frechet", ReferenceKind::asymptotic, analytic::quantile(limit, alphas[i])});
-    }
+    add_limit("frechet", analytic::frechet_limit(*pareto, point.n));
     table.note_unavailable(params, "mean", "gumbel-paper",
                            "the maximum of a law with a polynomial tail is in the Frechet domain of attraction, "
                            "not the Gumbel one: the paper's Gumbel forms do not apply");
   }
-  if (point.n >= 2 && spread && !frechet) {
-    const analytic::GumbelApprox paper = analytic::gumbel_paper(point.law, point.n);
-    refs.mean.push_back({"gumbel-paper", ReferenceKind::asymptotic, analytic::mean(paper)});
-    refs.variance.push_back({"gumbel-paper", ReferenceKind::asymptotic, analytic::variance(paper)});
-    for (std::size_t i = 0; i < alphas.size(); ++i) {
-      refs.quantiles[i].push_back({"gumbel-paper", ReferenceKind::asymptotic, analytic::quantile(paper, alphas[i])});
-    }
-  }
-  if (const auto norming = analytic::gumbel_norming(point.law, point.n)) {
-    refs.mean.push_back({"gumbel-quantile-norming", ReferenceKind::asymptotic, analytic::mean(*norming)});
-    refs.variance.push_back({"gumbel-quantile-norming", ReferenceKind::asymptotic, analytic::variance(*norming)});
-    for (std::size_t i = 0; i < alphas.size(); ++i) {
-      refs.quantiles[i].push_back(
-          {"gumbel-quantile-norming", ReferenceKind::asymptotic, analytic::quantile(*norming, alphas[i])});
-    }
-  }
+  if (point.n >= 2 && spread && !frechet) add_limit("gumbel-paper", analytic::gumbel_paper(point.law, point.n));
+  if (const auto norming = analytic::gumbel_norming(point.law, point.n)) add_limit("gumbel-quantile-norming", *norming);
   if (const auto* e = std::get_if<dist::Exponential>(&point.law)) {
     // The papers' E max of n exponentials ≈ m·ln n (Kimura–Ichiyoshi Lemma 1
     // states m·H_n exactly, which is the exact row).
-    refs.mean.push_back({"log-p", ReferenceKind::asymptotic, e->mean * std::log(static_cast<double>(point.n))});
+    refs.refs("mean", {{"log-p", ReferenceKind::asymptotic, e->mean * std::log(static_cast<double>(point.n))}});
   }
   return refs;
 }
@@ -98,6 +84,8 @@ class MaxLoadCommand final : public Command {
   const char* summary() const override {
     return "Z = max_i X_i of n iid loads (Mehrotra §3, Franklin, Salmon)";
   }
+
+  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<MaxLoadSample>(); }
 
   void attach(CLI::App& app) override {
     app.add_option("--dist", dists_, "load law, repeatable: any law of the table below")
@@ -111,8 +99,8 @@ class MaxLoadCommand final : public Command {
         ->capture_default_str();
     add_run_options(app, run_text_);
     app.footer(
-        "Output columns: experiment,dist,n,statistic,... Statistics of Z in load units: mean, variance,\n"
-        "q<alpha>. References: exact (from F^n; pass/fail), gumbel-paper (a_n=b_n=sqrt(2 ln n)),\n"
+        "Output columns: experiment,dist,n,method,statistic,... References: exact (from F^n; pass/fail),\n"
+        "gumbel-paper (a_n=b_n=sqrt(2 ln n)),\n"
         "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws in the Gumbel domain),\n"
         "log-p (exponential), frechet (pareto: a_n = XM n^(1/ALPHA); the Gumbel forms do not apply).\n" +
         std::string(dist::law_ranges_help()));
@@ -128,7 +116,7 @@ class MaxLoadCommand final : public Command {
     const RunOptions settings = check_run_options(run_text_);
     require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
 
-    Report report("maxload", {"dist", "n", "method"}, settings, command_line);
+    Report report("maxload", {"dist", "n", "method"}, statistics(), settings, command_line);
     for (const auto& law : laws) {
       for (const std::int64_t n : ns) run_point({law, n}, alphas, settings, report);
     }
@@ -144,7 +132,7 @@ class MaxLoadCommand final : public Command {
                                                         : choose_max_method(point.law, point.n);
     const char* method_name = method == MaxMethod::direct ? "direct" : "brute";
     const std::vector<std::string> params{spec, std::to_string(point.n), method_name};
-    const MaxLoadReferences refs = references_for(point, alphas, report.table(), params);
+    const engine::RowInputs refs = references_for(point, alphas, report.table(), params);
     const std::string label = fmt::format("maxload dist={} n={} method={}", spec, point.n, method_name);
     const auto plan = make_plan(settings, label);
 
@@ -152,9 +140,7 @@ class MaxLoadCommand final : public Command {
     // Variates drawn per replication: n loads, or the one maximum.
     report.record(label, run, method == MaxMethod::direct ? 1.0 : static_cast<double>(point.n));
     engine::PointRows rows(report.table(), params, settings.level);
-    rows.mean("mean", total.moments, refs.mean);
-    rows.variance("variance", total.moments, refs.variance);
-    for (std::size_t i = 0; i < alphas.size(); ++i) rows.quantile("", total.quantiles, alphas[i], refs.quantiles[i]);
+    engine::emit_rows(rows, total, refs);
   }
 
   std::vector<std::string> dists_{"normal:0,1"};

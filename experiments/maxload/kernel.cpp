@@ -6,7 +6,6 @@
 
 #include "direct_max.hpp"
 #include "lbmc/dist/samplers.hpp"
-#include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/maxload.hpp"
 
@@ -17,18 +16,7 @@ namespace {
 // method: one draw of a sampler of the maximum itself, n = 1).
 template <class Sampler>
 struct MaxLoadKernel {
-  struct Accumulator {
-    engine::Moments moments;
-    engine::QuantileStore quantiles;
-    template <class Self>
-    static auto fields(Self& s) {
-      return std::tie(s.moments, s.quantiles);
-    }
-    void merge(const Accumulator& other) { engine::merge_fields(*this, other); }
-    friend std::vector<engine::MeanSummary> reported_means(const Accumulator& a) {
-      return {engine::summary_of(a.moments)};
-    }
-  };
+  using Accumulator = MaxLoadSample;
 
   Sampler sampler;
   std::int64_t n;
@@ -113,11 +101,8 @@ engine::Simulated<MaxLoadSample> simulate_max_load(const dist::LoadLaw& law, std
         dist::is_integer_valued(law) &&
         std::min(dist::support_max(law), dist::mean(law) + 1000.0 * dist::standard_deviation(law)) < 0x1.0p53;
     const Kernel kernel{sampler, draws, integer_maxima};
-    typename Kernel::Accumulator total;
     plan.block_reps = engine::block_size_for(draws);
-    result.run = engine::run_replications(plan, kernel, total);
-    result.sample.moments = total.moments;
-    result.sample.quantiles = std::move(total.quantiles);
+    result.run = engine::run_replications(plan, kernel, result.sample);
   };
   if (method == MaxMethod::direct) {
     simulate(DirectMaxSampler(law, n), 1);

@@ -30,6 +30,7 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/output_file.hpp"
 #include "lbmc/engine/rows.hpp"
+#include "lbmc/engine/statistics.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/maxshift.hpp"
@@ -62,6 +63,8 @@ class MaxShiftCommand final : public Command {
   const char* name() const override { return "maxshift"; }
   const char* summary() const override { return "W = max_k V_k, D* = max_k |V_k|, shifts (Mehrotra §3)"; }
 
+  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<MaxShiftSample>(); }
+
   void attach(CLI::App& app) override {
     app.add_option("--dist", dists_, "load law, repeatable (see maxload)")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -74,9 +77,8 @@ class MaxShiftCommand final : public Command {
         "Output columns: experiment,dist,n,statistic,... W' = max_k V_k/(sigma sqrt n), D' = max_k |V_k|/(sigma sqrt n),\n"
         "D = max_k |V_k|/mean(X). References: bridge-limit, kolmogorov-limit (asymptotic), bridge-corrected,\n"
         "kolmogorov-corrected (shift beta/sqrt n), exact (P(W'=0) = 1/n for continuous laws; spitzer: E W' for\n"
-        "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))). Max_R_Shift, Max_L_Shift: integer laws.\n"
-        "D.p_ge_1 (laws of mean > 0): integer loads are decided exactly on n*V_k; all-zero loads move nothing (D = 0).\n"
-        "W'.p_zero and D.p_ge_1 carry exact binomial (Clopper-Pearson) intervals.\n" +
+        "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))).\n"
+        "Integer loads are decided exactly on n*V_k; all-zero loads move nothing (D = 0).\n" +
         std::string(dist::law_ranges_help()));
   }
 
@@ -107,7 +109,7 @@ class MaxShiftCommand final : public Command {
       cov_file.emplace("--cov", cov_path_);
     }
 
-    Report report("maxshift", {"dist", "n"}, settings, command_line);
+    Report report("maxshift", {"dist", "n"}, statistics(), settings, command_line);
     std::string cov_csv = "dist,n,k,l,estimate,exact\n";
     for (const auto& law : laws) {
       for (const std::int64_t n : ns) run_point(law, n, alphas, settings, report, cov_file ? &cov_csv : nullptr);
@@ -126,50 +128,46 @@ class MaxShiftCommand final : public Command {
     report.record(label, run, static_cast<double>(n));
     engine::PointRows rows(report.table(), params, settings.level);
 
-    std::vector<Reference> w_mean_refs;
+    engine::RowInputs in;
+    in.alphas(alphas);
     if (std::holds_alternative<dist::Normal>(law)) {
-      w_mean_refs.push_back({"spitzer", ReferenceKind::exact, analytic::spitzer_bridge_mean_normal(n)});
+      in.refs("W'.mean", {{"spitzer", ReferenceKind::exact, analytic::spitzer_bridge_mean_normal(n)}});
     }
-    add_variable(rows, kWPrime, n, s.w_prime, s.w_prime_sq, s.w_prime_values, alphas, w_mean_refs);
-    std::vector<Reference> zero_refs;
-    if (dist::is_continuous(law)) zero_refs.push_back({"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)});
-    rows.proportion("W'.p_zero", s.w_zero, zero_refs);
-    add_variable(rows, kDPrime, n, s.d_prime, s.d_prime_sq, s.d_prime_values, alphas, {});
+    add_variable(in, kWPrime, n, s.w_prime_values, alphas, settings.level);
+    if (dist::is_continuous(law)) in.refs("W'.p_zero", {{"exact", ReferenceKind::exact, analytic::bridge_p_max_zero(n)}});
+    add_variable(in, kDPrime, n, s.d_prime_values, alphas, settings.level);
 
     // D = max_k |V_k|/X̄ counts processors, which needs loads of positive mean.
     const double mu = dist::mean(law);
     if (mu > 0.0) {
       const double y = mu / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
       const double two_sided = analytic::cdf(boost::math::complement(analytic::Kolmogorov{}, y));  // 1 − K(y)
-      rows.proportion("D.p_ge_1", s.d_ge_1,
-                      {{"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true},
-                       {"kolmogorov-limit", ReferenceKind::asymptotic, two_sided}});
+      in.refs("D.p_ge_1", {{"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true},
+                           {"kolmogorov-limit", ReferenceKind::asymptotic, two_sided}});
+    } else {
+      in.omit("D.p_ge_1");
     }
-    if (s.max_rshift.count() > 0) {
-      rows.mean("Max_R_Shift.mean", s.max_rshift);
-      rows.mean("Max_L_Shift.mean", s.max_lshift);
-    }
-    if (cov_csv != nullptr) add_covariance(rows, law, n, *s.covariance, *cov_csv);
+    if (cov_csv != nullptr) add_covariance(in, rows.params(), law, n, *s.covariance, *cov_csv);
+    engine::emit_rows(rows, s, in);
   }
 
+  // The references of a shift's mean, second moment and quantiles, and its
+  // KS distances to the limit law and the corrected one (exact stores only).
   template <class Law>
-  static void add_variable(engine::PointRows& rows, const LimitReference<Law>& ref, std::int64_t n,
-                           const engine::Moments& value, const engine::Moments& square,
-                           const engine::QuantileStore& values, const std::vector<double>& alphas,
-                           std::vector<Reference> mean_refs) {
+  static void add_variable(engine::RowInputs& in, const LimitReference<Law>& ref, std::int64_t n,
+                           const engine::QuantileStore& values, const std::vector<double>& alphas, double level) {
     const std::string var = ref.variable;
     const Law& limit = ref.law;
     const analytic::Shifted<Law> corrected = analytic::monitoring_corrected(limit, n);
-    mean_refs.push_back({ref.limit_name, ReferenceKind::asymptotic, analytic::mean(limit)});
-    mean_refs.push_back({ref.corrected_name, ReferenceKind::corrected, analytic::mean(corrected)});
-    rows.mean(var + ".mean", value, mean_refs);
-    rows.mean(var + ".second_moment", square,
-              {{ref.limit_name, ReferenceKind::asymptotic, analytic::second_moment(limit)},
-               {ref.corrected_name, ReferenceKind::corrected, analytic::second_moment(corrected)}});
+    in.refs(var + ".mean", {{ref.limit_name, ReferenceKind::asymptotic, analytic::mean(limit)},
+                            {ref.corrected_name, ReferenceKind::corrected, analytic::mean(corrected)}});
+    in.refs(var + ".second_moment",
+            {{ref.limit_name, ReferenceKind::asymptotic, analytic::second_moment(limit)},
+             {ref.corrected_name, ReferenceKind::corrected, analytic::second_moment(corrected)}});
     for (double alpha : alphas) {
-      rows.quantile(var, values, alpha,
-                    {{ref.limit_name, ReferenceKind::asymptotic, analytic::quantile(limit, alpha)},
-                     {ref.corrected_name, ReferenceKind::corrected, analytic::quantile(corrected, alpha)}});
+      in.refs(engine::quantile_statistic(var, alpha),
+              {{ref.limit_name, ReferenceKind::asymptotic, analytic::quantile(limit, alpha)},
+               {ref.corrected_name, ReferenceKind::corrected, analytic::quantile(corrected, alpha)}});
     }
     if (values.exact()) {
       // KS distance to each law; its se is the expected distance under the
@@ -180,15 +178,15 @@ class MaxShiftCommand final : public Command {
       const double limit_ks = engine::ks_distance(sorted, [&](double x) { return analytic::cdf(limit, x); });
       const double corrected_ks =
           engine::ks_distance(sorted, [&](double x) { return analytic::cdf(corrected, x); });
-      rows.add(var + ".ks", engine::normal_estimate(limit_ks, se, values.count(), rows.level()),
-               {{ref.limit_name, ReferenceKind::asymptotic, 0.0}});
-      rows.add(var + ".ks", engine::normal_estimate(corrected_ks, se, values.count(), rows.level()),
-               {{ref.corrected_name, ReferenceKind::corrected, 0.0}});
+      in.derived(var + ".ks", engine::normal_estimate(limit_ks, se, values.count(), level),
+                 {{ref.limit_name, ReferenceKind::asymptotic, 0.0}});
+      in.derived(var + ".ks", engine::normal_estimate(corrected_ks, se, values.count(), level),
+                 {{ref.corrected_name, ReferenceKind::corrected, 0.0}});
     }
   }
 
-  static void add_covariance(engine::PointRows& rows, const dist::LoadLaw& law, std::int64_t n,
-                             const BridgeCovariance& cov, std::string& csv) {
+  static void add_covariance(engine::RowInputs& in, const std::vector<std::string>& params, const dist::LoadLaw& law,
+                             std::int64_t n, const BridgeCovariance& cov, std::string& csv) {
     const Eigen::MatrixXd c = cov.covariance();
     const double sigma = dist::standard_deviation(law);
     double max_abs = 0.0;
@@ -199,12 +197,12 @@ class MaxShiftCommand final : public Command {
         const double estimate = c(k - 1, l - 1);
         max_abs = std::max(max_abs, std::abs(estimate - exact));
         if (exact != 0.0) max_rel = std::max(max_rel, std::abs(estimate - exact) / std::abs(exact));
-        csv += fmt::format("{},{},{},{},{},{}\n", engine::csv_field(rows.params()[0]), n, k, l, engine::format_number(estimate),
+        csv += fmt::format("{},{},{},{},{},{}\n", engine::csv_field(params[0]), n, k, l, engine::format_number(estimate),
                            engine::format_number(exact));
       }
     }
-    rows.add("V.cov_max_abs_error", engine::exact_value(max_abs, cov.count));
-    rows.add("V.cov_max_rel_error", engine::exact_value(max_rel, cov.count));
+    in.derived("V.cov_max_abs_error", engine::exact_value(max_abs, cov.count));
+    in.derived("V.cov_max_rel_error", engine::exact_value(max_rel, cov.count));
   }
 
   std::vector<std::string> dists_{"normal:0,1"};

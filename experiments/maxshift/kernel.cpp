@@ -65,11 +65,6 @@ Eigen::MatrixXd BridgeCovariance::covariance() const {
   return c / (r - 1.0);
 }
 
-std::vector<engine::MeanSummary> reported_means(const MaxShiftSample& s) {
-  return {engine::summary_of(s.w_prime), engine::summary_of(s.d_prime), engine::summary_of(s.max_rshift),
-          engine::summary_of(s.max_lshift)};
-}
-
 double covariance_bytes(std::int64_t n) {
   const auto cells = static_cast<double>(n) * static_cast<double>(n);
   return static_cast<double>(engine::kWaveBlocks + 1) * 8.0 * (cells + static_cast<double>(n));

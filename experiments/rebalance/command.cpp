@@ -24,6 +24,7 @@
 #include "lbmc/analytic/rebalance_cost.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/rows.hpp"
+#include "lbmc/engine/statistics.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/rebalance.hpp"
 #include "lbmc/exp/report.hpp"
@@ -59,6 +60,15 @@ class RebalanceCommand final : public Command {
   const char* name() const override { return "rebalance"; }
   const char* summary() const override { return "the locality-maintaining balancer and BDM (Mehrotra §2, §4; JaJa-Ryu)"; }
 
+  std::vector<engine::StatisticInfo> statistics() const override {
+    auto list = engine::describe<RebalanceSample>("approach fig1");
+    for (auto& s : engine::describe<ApproachStats>("approach 1, 2, 3, bdm")) list.push_back(std::move(s));
+    list.push_back({"break_even_C", engine::Estimator::derived, false,
+                    "--example cm5, approach 1: the C(M) at which balancing pays, E time/(E max X - mean)",
+                    "approach 1, 2, 3, bdm"});
+    return list;
+  }
+
   void attach(CLI::App& app) override {
     app.add_option("--dist", dists_, "law of the element counts, repeatable: an integer law of the table below")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -75,9 +85,7 @@ class RebalanceCommand final : public Command {
     app.add_option("--example", example_, "cm5: Mehrotra §4, setting --dist binomial:4096,0.5 --n 256 --tau 140e-6 --phi 0.5e-6");
     add_run_options(app, run_text_);
     app.footer(
-        "Output columns: experiment,dist,n,remainder,approach,statistic,... approach fig1: D = max_k |V_k|/mean, Max_L_Shift,\n"
-        "Max_R_Shift, packets (own packet excluded); approach 1, 2, 3, bdm: time = a*tau + b*phi (tau_coef a,\n"
-        "phi_coef b), messages and words per processor (max and per_proc), violations (must be 0). References:\n"
+        "Output columns: experiment,dist,n,remainder,approach,statistic,... References:\n"
         "xi-printed, xi-corrected (bound, approach 1): 2(1 + c1 l)tau + 2(c2 l^2 + c1 l)phi mu, l = sigma sqrt(n)/mu,\n"
         "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).\n" +
         std::string(dist::law_ranges_help()));
@@ -113,7 +121,7 @@ class RebalanceCommand final : public Command {
                    fmt::format("the sorted D for quantiles, and {} threads x {} processors x 64 bytes",
                                settings.plan.threads, most));
 
-    Report report("rebalance", {"dist", "n", "remainder", "approach"}, settings, command_line);
+    Report report("rebalance", {"dist", "n", "remainder", "approach"}, statistics(), settings, command_line);
     for (const auto& law : laws) {
       for (const std::int64_t n : ns) {
         const RebalanceSpec spec{law, n, tau, phi, approaches, remainder};
@@ -134,70 +142,55 @@ class RebalanceCommand final : public Command {
     const std::string dist = dist::to_spec(spec.law);
     const std::string n = std::to_string(spec.n);
     const std::string remainder = to_string(spec.remainder);
-    engine::PointRows fig1(table, {dist, n, remainder, "fig1"}, level);
     const double mu = dist::mean(spec.law);
     const double sigma = dist::standard_deviation(spec.law);
     const bool scaled = mu > 0.0 && sigma > 0.0;
     const double lambda = scaled ? analytic::shift_lambda(mu, sigma, spec.n) : 0.0;
-    std::vector<Reference> d_refs;
-    std::vector<Reference> d2_refs;
-    const analytic::Kolmogorov kolmogorov{};  // the limit law of D·μ/(σ√n)
-    if (scaled) {
-      const auto printed = analytic::printed_shift_constants();
-      const auto corrected = analytic::monitoring_corrected(kolmogorov, spec.n);
-      d_refs = {{"paper-0.626", ReferenceKind::paper, printed.first * lambda},
-                {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::mean(kolmogorov) * lambda},
-                {"kolmogorov-corrected", ReferenceKind::corrected, analytic::mean(corrected) * lambda}};
-      d2_refs = {{"paper-0.31", ReferenceKind::paper, printed.second * lambda * lambda},
-                 {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::second_moment(kolmogorov) * lambda * lambda},
-                 {"kolmogorov-corrected", ReferenceKind::corrected,
-                  analytic::second_moment(corrected) * lambda * lambda}};
-    }
-    if (s.d.count() > 0) {  // D needs X̄ > 0
-      fig1.mean("D.mean", s.d, d_refs);
-      fig1.mean("D.second_moment", s.d_sq, d2_refs);
-      for (const double alpha : alphas) {
-        std::vector<Reference> refs;
-        if (scaled) {
-          refs.push_back({"kolmogorov-limit", ReferenceKind::asymptotic, analytic::quantile(kolmogorov, alpha) * lambda});
-        }
-        fig1.quantile("D", s.d_values, alpha, refs);
-      }
-    }
-    fig1.mean("Max_L_Shift.mean", s.max_lshift);
-    fig1.mean("Max_R_Shift.mean", s.max_rshift);
-    fig1.mean("packets.max.mean", s.packets_max);
-    fig1.mean("packets.max_per_side.mean", s.packets_side_max);
-    fig1.proportion("packets.p_le1_per_side", s.one_per_side);
-    fig1.mean("packet_size.max_rel.mean", s.packet_max_rel);
-    fig1.mean("packet_size.mean_rel.mean", s.packet_mean_rel);
+    engine::RowInputs fig1;
+    fig1.alphas(alphas);
+    if (scaled) add_shift_references(fig1, spec.n, lambda, alphas);
+    engine::PointRows fig1_rows(table, {dist, n, remainder, "fig1"}, level);
+    engine::emit_rows(fig1_rows, s, fig1);
 
     for (const Approach a : spec.approaches) {
       const ApproachStats& st = s.approach[static_cast<int>(a)];
-      engine::PointRows rows(table, {dist, n, remainder, to_string(a)}, level);
-      std::vector<Reference> time_refs;
-      std::vector<Reference> tau_refs;
-      std::vector<Reference> phi_refs;
+      engine::RowInputs in;
       if (a == Approach::pipeline && scaled) {
         const std::pair<const char*, analytic::ShiftConstants> bounds[] = {
             {"xi-printed", analytic::printed_shift_constants()}, {"xi-corrected", analytic::limit_shift_constants()}};
         for (const auto& [name, constants] : bounds) {
           const auto bound = analytic::shift_cost_bound(lambda, mu, constants);
-          time_refs.push_back({name, ReferenceKind::bound, bound.time(spec.tau, spec.phi)});
-          tau_refs.push_back({name, ReferenceKind::bound, bound.tau});
-          phi_refs.push_back({name, ReferenceKind::bound, bound.phi});
+          in.refs("time.mean", {{name, ReferenceKind::bound, bound.time(spec.tau, spec.phi)}});
+          in.refs("tau_coef.mean", {{name, ReferenceKind::bound, bound.tau}});
+          in.refs("phi_coef.mean", {{name, ReferenceKind::bound, bound.phi}});
         }
       }
-      rows.mean("time.mean", st.time, time_refs);
-      rows.mean("tau_coef.mean", st.tau_coef, tau_refs);
-      rows.mean("phi_coef.mean", st.phi_coef, phi_refs);
-      rows.mean("messages.max.mean", st.messages_max);
-      rows.mean("words.max.mean", st.words_max);
-      rows.mean("messages.per_proc.mean", st.messages_mean);
-      rows.mean("words.per_proc.mean", st.words_mean);
       const double reps = static_cast<double>(st.time.count());
       const double failed = reps > 0 ? static_cast<double>(st.violations) / reps : 0.0;
-      rows.add("violations", engine::exact_value(failed, st.time.count()), {{"exact", ReferenceKind::exact, 0.0}});
+      in.derived("violations", engine::exact_value(failed, st.time.count()), {{"exact", ReferenceKind::exact, 0.0}});
+      engine::PointRows rows(table, {dist, n, remainder, to_string(a)}, level);
+      engine::emit_rows(rows, st, in);
+    }
+  }
+
+  // The references of D's mean, second moment and quantiles: the paper's
+  // printed constants and the Kolmogorov law of D·mu/(sigma sqrt n), as it is
+  // and corrected for discrete monitoring.
+  static void add_shift_references(engine::RowInputs& in, std::int64_t n, double lambda,
+                                   const std::vector<double>& alphas) {
+    const analytic::Kolmogorov kolmogorov{};
+    const auto printed = analytic::printed_shift_constants();
+    const auto corrected = analytic::monitoring_corrected(kolmogorov, n);
+    in.refs("D.mean", {{"paper-0.626", ReferenceKind::paper, printed.first * lambda},
+                       {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::mean(kolmogorov) * lambda},
+                       {"kolmogorov-corrected", ReferenceKind::corrected, analytic::mean(corrected) * lambda}});
+    in.refs("D.second_moment",
+            {{"paper-0.31", ReferenceKind::paper, printed.second * lambda * lambda},
+             {"kolmogorov-limit", ReferenceKind::asymptotic, analytic::second_moment(kolmogorov) * lambda * lambda},
+             {"kolmogorov-corrected", ReferenceKind::corrected, analytic::second_moment(corrected) * lambda * lambda}});
+    for (const double alpha : alphas) {
+      in.refs(engine::quantile_statistic("D", alpha),
+              {{"kolmogorov-limit", ReferenceKind::asymptotic, analytic::quantile(kolmogorov, alpha) * lambda}});
     }
   }
 

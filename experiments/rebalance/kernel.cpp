@@ -11,22 +11,6 @@
 
 namespace lbmc::exp {
 
-std::vector<engine::MeanSummary> reported_means(const RebalanceSample& s) {
-  std::vector<engine::MeanSummary> means;
-  for (const engine::Moments* m : {&s.d, &s.max_lshift, &s.max_rshift, &s.packets_max, &s.packets_side_max,
-                                   &s.packet_max_rel, &s.packet_mean_rel}) {
-    means.push_back(engine::summary_of(*m));
-  }
-  // Schedules that were not run hold no replications: mean 0, se 0, met.
-  for (const ApproachStats& a : s.approach) {
-    for (const engine::Moments* m : {&a.time, &a.tau_coef, &a.phi_coef, &a.messages_max, &a.words_max,
-                                     &a.messages_mean, &a.words_mean}) {
-      means.push_back(engine::summary_of(*m));
-    }
-  }
-  return means;
-}
-
 namespace {
 
 // Packet counts and sizes of Figure 1 (own packets excluded).

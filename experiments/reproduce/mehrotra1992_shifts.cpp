@@ -4,6 +4,7 @@
 // where one exists (normal loads: V_k is normal; the cycle lemma; Spitzer's
 // identity), the first-order discrete-monitoring correction where only a
 // limit law is known, and a simulation.
+#include <array>
 #include <cmath>
 
 #include <boost/math/distributions/normal.hpp>
@@ -38,7 +39,9 @@ struct MiddleShiftKernel {
     }
     void merge(const Accumulator& other) { engine::merge_fields(*this, other); }
     // A probability, which --target-rse does not watch (and these runs have fixed length).
-    friend std::vector<engine::MeanSummary> reported_means(const Accumulator&) { return {}; }
+    static constexpr auto statistics() {
+      return std::array{engine::stat::mean("exceed.mean", &Accumulator::exceed, "P(|V_k|/sigma > x)")};
+    }
   };
   std::int64_t n;
   std::int64_t k;

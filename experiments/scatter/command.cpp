@@ -19,6 +19,7 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
 #include "lbmc/engine/rows.hpp"
+#include "lbmc/engine/statistics.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
@@ -36,32 +37,30 @@ struct ScatterPoint {
   std::int64_t procs;
 };
 
-struct ScatterReferences {
-  std::vector<Reference> mean, obs_mean;
-  std::vector<std::vector<Reference>> quantiles, obs_quantiles;  // one list per confidence
-};
-
-ScatterReferences references_for(const ScatterPoint& point, const std::vector<double>& confidences,
+// The references of l and l_obs at one point: exact where the processor sum
+// has a known law, Salmon's constant in both forms and the CLT limit.
+engine::RowInputs references_for(const ScatterPoint& point, const std::vector<double>& confidences,
                                  engine::ResultTable& table, const std::vector<std::string>& params) {
-  ScatterReferences refs;
+  engine::RowInputs refs;
+  refs.alphas(confidences);
   const double scale = analytic::scatter_scale(point.law, point.tasks);  // σ/(√n m)
   const bool normal = std::holds_alternative<dist::Normal>(point.law);
   const auto exact_mean = reference_or_note(table, params, "l.mean", "exact", [&] {
     return analytic::scatter_exact_mean(point.law, point.tasks, point.procs);
   });
-  if (exact_mean && *exact_mean) refs.mean.push_back({"exact", ReferenceKind::exact, **exact_mean});
+  if (exact_mean && *exact_mean) refs.refs("l.mean", {{"exact", ReferenceKind::exact, **exact_mean}});
   // The CLT limit: E l ≈ (σ/(√n m))·E max of N_proc standard normals.
-  const double limit_mean = scale * analytic::max_moments(dist::Normal{0.0, 1.0}, point.procs).mean;
-  if (!normal) refs.mean.push_back({"normal-limit", ReferenceKind::asymptotic, limit_mean});
-  refs.obs_mean.push_back({"normal-limit", ReferenceKind::asymptotic, limit_mean});
-  refs.quantiles.resize(confidences.size());
-  refs.obs_quantiles.resize(confidences.size());
-  for (std::size_t i = 0; i < confidences.size(); ++i) {
-    const double c = confidences[i];
-    const auto exact = reference_or_note(table, params, engine::quantile_statistic("l", c), "exact", [&] {
+  const Reference limit_mean{"normal-limit", ReferenceKind::asymptotic,
+                             scale * analytic::max_moments(dist::Normal{0.0, 1.0}, point.procs).mean};
+  if (!normal) refs.refs("l.mean", {limit_mean});
+  refs.refs("l_obs.mean", {limit_mean});
+  for (const double c : confidences) {
+    const std::string l_c = engine::quantile_statistic("l", c);
+    const std::string obs_c = engine::quantile_statistic("l_obs", c);
+    const auto exact = reference_or_note(table, params, l_c, "exact", [&] {
       return analytic::scatter_exact_quantile(point.law, point.tasks, point.procs, c);
     });
-    if (exact && *exact) refs.quantiles[i].push_back({"exact", ReferenceKind::exact, **exact});
+    if (exact && *exact) refs.refs(l_c, {{"exact", ReferenceKind::exact, **exact}});
     std::vector<Reference> asymptotic;
     asymptotic.push_back({"salmon-log-kept", ReferenceKind::asymptotic,
                           scale * analytic::salmon_constant_log_kept(point.procs, c)});
@@ -71,9 +70,9 @@ ScatterReferences references_for(const ScatterPoint& point, const std::vector<do
     const Reference limit{"normal-limit", ReferenceKind::asymptotic,
                           scale * analytic::normal_limit_constant(point.procs, c)};
     if (!normal) asymptotic.push_back(limit);
-    refs.quantiles[i].insert(refs.quantiles[i].end(), asymptotic.begin(), asymptotic.end());
-    refs.obs_quantiles[i] = asymptotic;
-    if (normal) refs.obs_quantiles[i].push_back(limit);
+    refs.refs(l_c, asymptotic);
+    if (normal) asymptotic.push_back(limit);
+    refs.refs(obs_c, asymptotic);
   }
   return refs;
 }
@@ -82,6 +81,8 @@ class ScatterCommand final : public Command {
  public:
   const char* name() const override { return "scatter"; }
   const char* summary() const override { return "scattered decomposition imbalance (Salmon)"; }
+
+  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<ScatterSample>(); }
 
   void attach(CLI::App& app) override {
     app.add_option("--dist", dists_, "task-time law (mean > 0), repeatable: any law of the table below")
@@ -95,8 +96,7 @@ class ScatterCommand final : public Command {
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,tasks,procs,statistic,... l = (t_slowest - m_proc)/m_proc with\n"
-        "m_proc = n*m_task; l_obs uses the observed mean over processors. Statistics: l.mean, l.q<c>,\n"
-        "l_obs.mean, l_obs.q<c>. References: exact (normal, exponential (Gamma sums), constant tasks;\n"
+        "m_proc = n*m_task; l_obs uses the observed mean over processors. References: exact (normal, exponential (Gamma sums), constant tasks;\n"
         "pass/fail), salmon-log-kept (x^2 = 2 ln[N/((1-c) sqrt(2 pi) x)]), salmon-printed\n"
         "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).\n" +
         std::string(dist::law_ranges_help()));
@@ -115,7 +115,7 @@ class ScatterCommand final : public Command {
     const RunOptions settings = check_run_options(run_text_);
     require_memory(settings, quantile_store_bytes(settings, 2), "the sorted l and l_obs for quantiles");
 
-    Report report("scatter", {"dist", "tasks", "procs"}, settings, command_line);
+    Report report("scatter", {"dist", "tasks", "procs"}, statistics(), settings, command_line);
     for (const auto& law : laws) {
       for (const std::int64_t n : tasks) {
         for (const std::int64_t p : procs) run_point({law, n, p}, confidences, settings, report);
@@ -129,21 +129,14 @@ class ScatterCommand final : public Command {
                         const RunOptions& settings, Report& report) {
     const std::string spec = dist::to_spec(point.law);
     const std::vector<std::string> params{spec, std::to_string(point.tasks), std::to_string(point.procs)};
-    const ScatterReferences refs = references_for(point, confidences, report.table(), params);
+    const engine::RowInputs refs = references_for(point, confidences, report.table(), params);
     const std::string label = fmt::format("scatter dist={} tasks={} procs={}", spec, point.tasks, point.procs);
     const auto plan = make_plan(settings, label);
 
     const auto [total, run] = simulate_scatter(point.law, point.tasks, point.procs, plan);
     report.record(label, run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
     engine::PointRows rows(report.table(), params, settings.level);
-    const auto add_variable = [&](const std::string& variable, const engine::Moments& m,
-                                  const engine::QuantileStore& q, const std::vector<Reference>& mean_refs,
-                                  const std::vector<std::vector<Reference>>& quantile_refs) {
-      rows.mean(variable + ".mean", m, mean_refs);
-      for (std::size_t i = 0; i < confidences.size(); ++i) rows.quantile(variable, q, confidences[i], quantile_refs[i]);
-    };
-    add_variable("l", total.l, total.l_values, refs.mean, refs.quantiles);
-    add_variable("l_obs", total.l_obs, total.l_obs_values, refs.obs_mean, refs.obs_quantiles);
+    engine::emit_rows(rows, total, refs);
   }
 
   std::vector<std::string> dists_{"exponential:1"};

@@ -13,10 +13,6 @@
 
 namespace lbmc::exp {
 
-std::vector<engine::MeanSummary> reported_means(const ScatterSample& s) {
-  return {engine::summary_of(s.l), engine::summary_of(s.l_obs)};
-}
-
 namespace {
 
 template <class Sampler>

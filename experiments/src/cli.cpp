@@ -92,6 +92,9 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
     // A repeated single-valued option takes its last value (list options say otherwise).
     sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     command->attach(*sub);
+    if (const auto statistics = command->statistics(); !statistics.empty()) {
+      sub->footer(engine::statistics_help(statistics) + sub->get_footer());
+    }
     subcommands.emplace_back(sub, command.get());
   }
   std::string prefix = "lbmc";

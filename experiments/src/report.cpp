@@ -39,12 +39,13 @@ std::string join_command_line(int argc, const char* const* argv) {
   return line;
 }
 
-Report::Report(std::string experiment, std::vector<std::string> param_names, const RunOptions& settings,
-               std::string command_line)
+Report::Report(std::string experiment, std::vector<std::string> param_names,
+               std::vector<engine::StatisticInfo> declared, const RunOptions& settings, std::string command_line)
     : settings_(settings), start_(std::chrono::steady_clock::now()) {
   options_checked();
   table_.experiment = std::move(experiment);
   table_.param_names = std::move(param_names);
+  table_.declared = std::move(declared);
   table_.z_tol = settings.z_tol;
   if (settings.csv) csv_.emplace("--csv", *settings.csv);
   if (settings.json) json_.emplace("--json", *settings.json);

@@ -30,10 +30,9 @@
 //   using Accumulator = ...;              // with merge(const Accumulator&)
 //   Accumulator make_accumulator() const;
 //   void run(Generator&, std::int64_t count, Accumulator&) const;
-// and the accumulator, found by argument-dependent lookup,
-//   std::vector<MeanSummary> reported_means(const Accumulator&);
-// every mean its rows report (the statistics named `mean` or `*.mean` and
-// the ratios formed from them, such as an efficiency).
+// and the accumulator lists its statistics (statistics.hpp), whose watched
+// entries are what the stopping rule waits for (a bare Moments watches its
+// mean).
 #pragma once
 
 #include <algorithm>
@@ -60,6 +59,7 @@
 #include "lbmc/engine/results.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/engine/run_journal.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::engine {
 
@@ -99,14 +99,6 @@ struct RunPlan {
     return plan;
   }
 };
-
-//! The summary of a moment accumulator's mean; {0, 0} (nothing to wait for)
-//! when it holds no observation, as a statistic the run never reached.
-inline MeanSummary summary_of(const Moments& m) noexcept {
-  return m.count() == 0 ? MeanSummary{} : MeanSummary{m.mean(), m.mean_se()};
-}
-//! A bare moment accumulator reports its one mean.
-inline std::vector<MeanSummary> reported_means(const Moments& m) { return {summary_of(m)}; }
 
 //! --target-rse: true when every mean has se <= target·|mean| (a mean of 0
 //! with se 0 counts as met; a mean of 0 with se > 0, or a NaN se, never does).
@@ -339,7 +331,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
           if (cluster::is_root()) {
             Accumulator preview = kernel.make_accumulator();
             with_task_threads(plan.threads, [&] { reduction.fold_into(preview); });
-            met = relative_se_met(reported_means(preview), *plan.target_rse);
+            met = relative_se_met(watched_means(preview), *plan.target_rse);
           }
           if (cluster::root_value(met ? 1 : 0) == 1) break;
         }
@@ -365,7 +357,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   report.reps = std::min(state.next * plan.block_reps, limit) - std::min(first_block * plan.block_reps, limit);
   if (cluster::is_root()) with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
   share_total(total);
-  if (open_ended) report.target_reached = relative_se_met(reported_means(total), *plan.target_rse);
+  if (open_ended) report.target_reached = relative_se_met(watched_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

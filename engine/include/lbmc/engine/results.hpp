@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "lbmc/engine/statistic_info.hpp"
+
 namespace lbmc::engine {
 
 enum class ReferenceKind { exact, asymptotic, corrected, bound, paper };
@@ -112,8 +114,12 @@ struct ResultTable {
   //! One line per exact check or bound the sample could not decide, and per
   //! reference that could not be computed (printed on stderr, kept in JSON).
   std::vector<std::string> notes;
+  //! The statistics the experiment declares (statistics.hpp); when not
+  //! empty, add() refuses a statistic none of them names.
+  std::vector<StatisticInfo> declared;
 
   //! Adds one row per reference (or one bare row when there are none).
+  //! Throws std::logic_error for a statistic `declared` does not name.
   void add(const std::vector<std::string>& params, const std::string& statistic,
            const Estimate& estimate, const std::vector<Reference>& references);
   //! Number of rows against references of `kind` whose verdict is fail.

@@ -83,6 +83,11 @@ class PointRows {
                 const std::vector<Reference>& refs = {}) {
     add(quantile_statistic(variable, alpha), quantile_estimate(q, alpha, level_, table_.z_tol), refs);
   }
+  //! `statistic` = scale/mean(m) by the delta method, against `refs`.
+  void reciprocal(const std::string& statistic, double scale, const Moments& m,
+                  const std::vector<Reference>& refs = {}) {
+    add(statistic, reciprocal_estimate(scale, mean_estimate(m, level_), level_), refs);
+  }
   //! `statistic` = an estimate formed elsewhere, against `refs`.
   void add(const std::string& statistic, const Estimate& estimate, const std::vector<Reference>& refs = {}) {
     table_.add(params_, statistic, estimate, refs);

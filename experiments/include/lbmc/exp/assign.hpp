@@ -8,6 +8,7 @@
 // and the statistics are those of the most loaded group.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::exp {
 
@@ -50,11 +52,19 @@ struct AssignSample {
   static auto fields(Self& s) {
     return std::tie(s.max_load, s.unit_time);
   }
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = AssignSample;
+    return std::array{
+        mean("max.mean", &S::max_load, "E M, the load of the most loaded group (processor when L = 1)").watched(),
+        variance("max.variance", &S::max_load, "Var M"),
+        reciprocal("efficiency", &S::max_load, "(N/P)/E[M/L], delta-method se").watched(),
+        reciprocal("efficiency_unit", &S::unit_time, "(N/P)/E[ceil(M/L)]: groups of unit jobs (--group > 1)")
+            .watched(),
+    };
+  }
   void merge(const AssignSample& other) { engine::merge_fields(*this, other); }
 };
-
-//! The means of max.mean, efficiency and efficiency_unit.
-std::vector<engine::MeanSummary> reported_means(const AssignSample& s);
 
 //! Simulates `tasks` tasks on `processors` processors in groups of `group`
 //! (which divides `processors`) under `model`; the multinomial method is

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "lbmc/engine/statistic_info.hpp"
+
 namespace lbmc::exp {
 
 class Command {
@@ -16,6 +18,9 @@ class Command {
   virtual ~Command() = default;
   virtual const char* name() const = 0;
   virtual const char* summary() const = 0;
+  //! The statistics its rows hold (engine/statistics.hpp), for --help, the
+  //! docs and the check of its rows; empty for commands without rows.
+  virtual std::vector<engine::StatisticInfo> statistics() const { return {}; }
   //! Declares the command's options on its subcommand.
   virtual void attach(CLI::App& app) = 0;
   //! Runs after parsing; returns the exit code. Throws engine::InputError on

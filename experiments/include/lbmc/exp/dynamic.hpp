@@ -57,6 +57,7 @@
 // group's recursion), then U_1..U_N from the U law (none for a constant).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <variant>
@@ -68,6 +69,7 @@
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::exp {
 
@@ -186,9 +188,29 @@ struct DynamicSample {
     return std::tie(s.t_p, s.subtasks);
   }
   void merge(const DynamicSample& other) { engine::merge_fields(*this, other); }
-  //! The mean of T_p.mean (and eta).
-  friend std::vector<engine::MeanSummary> reported_means(const DynamicSample& s) {
-    return {engine::summary_of(s.t_p)};
+  //! Every row of `lbmc dynamic`: the command forms them all (its modes run
+  //! simulations and searches); --target-rse watches the mean of T_p.
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = DynamicSample;
+    return std::array{
+        derived<S>("T_p.mean", "E T_p, the parallel time (se floored at the rounding of its sum)")
+            .watched([](const S& s) { return std::vector<engine::MeanSummary>{engine::summary_of(s.t_p)}; }),
+        derived<S>("eta", "t1/(p E T_p), the mean efficiency s_p/p (delta-method se)"),
+        derived<S>("rho", "rho = nu p/(lambda t1), the scaled granularity of the point"),
+        derived<S>("nu_opt", "--optimize-nu: the nu of the largest efficiency, interval over the grid within noise"),
+        derived<S>("rho_opt", "--optimize-nu: rho at nu_opt"),
+        derived<S>("eta_max", "--optimize-nu: the efficiency at nu_opt"),
+        derived<S>("max.mean", "--lemma1: E max of p Exp(1), drawing the p variates"),
+        derived<S>("max.mean_direct", "--lemma1: the same by inverting the cdf of the maximum (p reps > 2e8)"),
+        derived<S>("t1_iso", "--isoefficiency: the t1 at which the optimal efficiency reaches --eta0"),
+        derived<S>("alpha", "--isoefficiency: the fitted exponent of p in t1_iso (3 points or more)"),
+        derived<S>("beta", "--isoefficiency: the fitted exponent of ln p in t1_iso (3 points or more)"),
+        derived<S>("alpha_harmonic", "--isoefficiency: alpha with H_p in place of ln p"),
+        derived<S>("beta_harmonic", "--isoefficiency: beta with H_p in place of ln p"),
+        derived<S>("alpha_fixed_beta", "--isoefficiency: alpha with beta fixed at its theorem value"),
+        derived<S>("p1_opt", "--optimize-fanout: the root degree of the best two-level scheme"),
+    };
   }
 };
 

@@ -50,6 +50,7 @@
 // the slope taken across the final bracket.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -59,6 +60,10 @@
 #include "lbmc/exp/dynamic.hpp"
 
 namespace lbmc::exp {
+
+struct CommonSample;
+//! The controlled means of E T_p and their se, what --target-rse watches.
+std::vector<engine::MeanSummary> controlled_summaries(const CommonSample& sample);
 
 //! Means of T_p of several models on common random numbers, with the
 //! co-moment matrix of the values (mergeable, Chan et al.).
@@ -72,6 +77,14 @@ struct CommonSample {
   template <class Self>
   static auto fields(Self& s) {
     return std::tie(s.t1, s.count, s.mean, s.comoment);
+  }
+
+  //! The rows come from the searches; --target-rse watches the controlled
+  //! means of E T_p (controlled_summaries).
+  static constexpr auto statistics() {
+    return std::array{engine::stat::derived<CommonSample>("T_p.mean", "E T_p of each model searched, control-variate "
+                                                                      "estimates")
+                          .watched(controlled_summaries)};
   }
 
   void add(const std::vector<double>& x);
@@ -93,9 +106,6 @@ struct ControlledMeans {
   double se(std::size_t j) const;
 };
 ControlledMeans controlled_means(const CommonSample& sample);
-//! The controlled means of E T_p, what --target-rse watches.
-std::vector<engine::MeanSummary> reported_means(const CommonSample& sample);
-
 //! One grid point of a ν search.
 struct NuPoint {
   double nu = 0.0;

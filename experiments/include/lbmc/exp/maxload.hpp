@@ -1,13 +1,16 @@
 // The max-load simulation shared by `lbmc maxload` and the reproductions.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::exp {
 
@@ -25,9 +28,24 @@ inline constexpr std::int64_t kDirectContinuousMinN = 64;
 inline constexpr double kDirectTableMaxCells = 0x1p15;
 MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n);
 
+//! The maxima of the replications: their moments and the values themselves.
 struct MaxLoadSample {
   engine::Moments moments;
   engine::QuantileStore quantiles;
+
+  template <class Self>
+  static auto fields(Self& s) {
+    return std::tie(s.moments, s.quantiles);
+  }
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    return std::array{
+        mean("mean", &MaxLoadSample::moments, "E Z, Z = max_i X_i in load units").watched(),
+        variance("variance", &MaxLoadSample::moments, "Var Z"),
+        engine::stat::quantiles("", &MaxLoadSample::quantiles, "the alpha-quantile of Z, one row per --alpha level"),
+    };
+  }
+  void merge(const MaxLoadSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! Simulates Z = max of n iid draws of `law` under `plan` (block size from

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/proportion.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::exp {
 
@@ -120,11 +122,32 @@ struct MaxShiftSample {
     return std::tie(s.w_prime, s.w_prime_sq, s.d_prime, s.d_prime_sq, s.w_prime_values, s.d_prime_values, s.w_zero,
                     s.d_ge_1, s.max_rshift, s.max_lshift, s.covariance);
   }
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = MaxShiftSample;
+    return std::array{
+        mean("W'.mean", &S::w_prime, "E W', W' = max_k V_k/(sigma sqrt n)").watched(),
+        mean("W'.second_moment", &S::w_prime_sq, "E W'^2"),
+        quantiles("W'", &S::w_prime_values, "the alpha-quantile of W', one row per --alpha level"),
+        derived<S>("W'.ks", "Kolmogorov-Smirnov distance of the sample of W' to each reference law (exact stores)"),
+        proportion("W'.p_zero", &S::w_zero, "P(W' = 0), exact binomial interval"),
+        mean("D'.mean", &S::d_prime, "E D', D' = max_k |V_k|/(sigma sqrt n)").watched(),
+        mean("D'.second_moment", &S::d_prime_sq, "E D'^2"),
+        quantiles("D'", &S::d_prime_values, "the alpha-quantile of D', one row per --alpha level"),
+        derived<S>("D'.ks", "Kolmogorov-Smirnov distance of the sample of D' to each reference law (exact stores)"),
+        proportion("D.p_ge_1", &S::d_ge_1, "P(D >= 1), D = max_k |V_k|/mean(X) (laws of mean > 0)"),
+        mean("Max_R_Shift.mean", &S::max_rshift, "E of the largest right shift of Figure 1 (integer laws)")
+            .watched()
+            .when_observed(),
+        mean("Max_L_Shift.mean", &S::max_lshift, "E of the largest left shift of Figure 1 (integer laws)")
+            .watched()
+            .when_observed(),
+        derived<S>("V.cov_max_abs_error", "with --cov: the largest |estimate - exact| of Cov(V_k, V_l)"),
+        derived<S>("V.cov_max_rel_error", "with --cov: the largest relative error of Cov(V_k, V_l)"),
+    };
+  }
   void merge(const MaxShiftSample& other) { engine::merge_fields(*this, other); }
 };
-
-//! The means of W'.mean, D'.mean, Max_R_Shift.mean and Max_L_Shift.mean.
-std::vector<engine::MeanSummary> reported_means(const MaxShiftSample& s);
 
 //! Simulates the shifts of n loads under `plan`; with `covariance`, also the
 //! covariance matrix of (V_1..V_n) (n² memory per block). Stops on the

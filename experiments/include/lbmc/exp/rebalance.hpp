@@ -40,6 +40,7 @@
 // approaches. The number of block reads per processor is reported beside it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -52,6 +53,7 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/proportion.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::exp {
 
@@ -199,6 +201,20 @@ struct ApproachStats {
     return std::tie(s.time, s.tau_coef, s.phi_coef, s.messages_max, s.words_max, s.messages_mean, s.words_mean,
                     s.violations);
   }
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = ApproachStats;
+    return std::array{
+        mean("time.mean", &S::time, "E of the modelled time a*tau + b*phi").watched(),
+        mean("tau_coef.mean", &S::tau_coef, "E a, the message set-ups on the critical path").watched(),
+        mean("phi_coef.mean", &S::phi_coef, "E b, the words on the critical path").watched(),
+        mean("messages.max.mean", &S::messages_max, "E of the most messages a processor sends").watched(),
+        mean("words.max.mean", &S::words_max, "E of the most words a processor sends").watched(),
+        mean("messages.per_proc.mean", &S::messages_mean, "E of the messages per processor").watched(),
+        mean("words.per_proc.mean", &S::words_mean, "E of the words per processor").watched(),
+        derived<S>("violations", "the fraction of replications whose delivery check failed (must be 0)"),
+    };
+  }
   void merge(const ApproachStats& other) { engine::merge_fields(*this, other); }
 };
 
@@ -219,12 +235,27 @@ struct RebalanceSample {
     return std::tie(s.d, s.d_sq, s.d_values, s.max_lshift, s.max_rshift, s.packets_max, s.packets_side_max,
                     s.one_per_side, s.packet_max_rel, s.packet_mean_rel, s.approach, s.first_violation);
   }
+  //! The rows of approach fig1 (each schedule's are ApproachStats').
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = RebalanceSample;
+    return std::array{
+        mean("D.mean", &S::d, "E D, D = max_k |V_k|/mean(X) (replications with mean(X) > 0)").watched().when_observed(),
+        mean("D.second_moment", &S::d_sq, "E D^2").when_observed(),
+        quantiles("D", &S::d_values, "the alpha-quantile of D, one row per --alpha level").when_observed(),
+        mean("Max_L_Shift.mean", &S::max_lshift, "E of the largest left shift of Figure 1").watched(),
+        mean("Max_R_Shift.mean", &S::max_rshift, "E of the largest right shift of Figure 1").watched(),
+        mean("packets.max.mean", &S::packets_max, "E of the most packets a processor sends (own excluded)").watched(),
+        mean("packets.max_per_side.mean", &S::packets_side_max, "E of the most packets a processor sends one side")
+            .watched(),
+        proportion("packets.p_le1_per_side", &S::one_per_side,
+                   "P(every processor sends at most one packet each side)"),
+        mean("packet_size.max_rel.mean", &S::packet_max_rel, "E of the largest packet over mean(X)").watched(),
+        mean("packet_size.mean_rel.mean", &S::packet_mean_rel, "E of the mean packet over mean(X)").watched(),
+    };
+  }
   void merge(const RebalanceSample& other) { engine::merge_fields(*this, other); }
 };
-
-//! Every `*.mean` statistic of the rows: D, the shifts and packets of
-//! Figure 1, and each schedule's time, coefficients and traffic.
-std::vector<engine::MeanSummary> reported_means(const RebalanceSample& s);
 
 struct RebalanceSpec {
   dist::LoadLaw law;

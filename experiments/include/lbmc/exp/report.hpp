@@ -13,6 +13,7 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/output_file.hpp"
 #include "lbmc/engine/results.hpp"
+#include "lbmc/engine/statistic_info.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/run_options.hpp"
 
@@ -20,8 +21,10 @@ namespace lbmc::exp {
 
 class Report {
  public:
-  Report(std::string experiment, std::vector<std::string> param_names, const RunOptions& settings,
-         std::string command_line);
+  //! `declared`: the experiment's statistics (statistics.hpp); the table
+  //! refuses a row none of them names.
+  Report(std::string experiment, std::vector<std::string> param_names, std::vector<engine::StatisticInfo> declared,
+         const RunOptions& settings, std::string command_line);
 
   engine::ResultTable& table() noexcept { return table_; }
 

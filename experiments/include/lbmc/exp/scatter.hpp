@@ -10,6 +10,7 @@
 // drawn (n·N_proc variates per replication) from one sampler built per point.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "lbmc/dist/laws.hpp"
@@ -17,6 +18,7 @@
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/quantile_store.hpp"
+#include "lbmc/engine/statistics.hpp"
 
 namespace lbmc::exp {
 
@@ -30,11 +32,18 @@ struct ScatterSample {
   static auto fields(Self& s) {
     return std::tie(s.l, s.l_obs, s.l_values, s.l_obs_values);
   }
+  static constexpr auto statistics() {
+    using namespace engine::stat;
+    using S = ScatterSample;
+    return std::array{
+        mean("l.mean", &S::l, "E l, l = (t_slowest - m_proc)/m_proc, m_proc = n*m_task").watched(),
+        quantiles("l", &S::l_values, "l_c, the quantile of l at each --confidence c"),
+        mean("l_obs.mean", &S::l_obs, "E l_obs, m_proc replaced by the observed mean over processors").watched(),
+        quantiles("l_obs", &S::l_obs_values, "the quantile of l_obs at each --confidence c"),
+    };
+  }
   void merge(const ScatterSample& other) { engine::merge_fields(*this, other); }
 };
-
-//! The means of l.mean and l_obs.mean.
-std::vector<engine::MeanSummary> reported_means(const ScatterSample& s);
 
 //! Simulates l and l_obs for `tasks` tasks on each of `procs` processors
 //! under `plan` (block size from the n·N_proc variates per replication),
