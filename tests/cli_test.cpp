@@ -459,6 +459,9 @@ TEST_SUITE("fast") {
   }
 }
 
+#include <omp.h>
+
+#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/exp/command.hpp"
 
 TEST_SUITE("fast") {
@@ -481,5 +484,19 @@ TEST_SUITE("fast") {
     CHECK(check({"maxload", "--n", "0"}) == 2);
     CHECK(check({"maxload", "--dist", "normal:0"}) == 2);
     CHECK(check({"nosuch"}) == 2);
+  }
+
+  TEST_CASE("cli: checking options changes nothing - threads and journal stay as they were") {
+    const fs::path state = scratch() / "check_only.state";
+    const int threads = omp_get_max_threads();
+    const int other = threads == 1 ? 2 : 1;
+    std::vector<std::string> args{"lbmc",          "maxload", "--n",   "16", "--threads", std::to_string(other),
+                                  "--checkpoint", state.string()};
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    CHECK(lbmc::exp::run_cli(static_cast<int>(argv.size()), argv.data(), lbmc::exp::CliMode::check_only) == 0);
+    CHECK(omp_get_max_threads() == threads);
+    CHECK_FALSE(lbmc::engine::RunJournal::get().recording());
+    CHECK_FALSE(fs::exists(state));
   }
 }

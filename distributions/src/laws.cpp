@@ -37,7 +37,6 @@
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/math_policy.hpp"
 #include "lbmc/engine/memory_limit.hpp"
-#include "lbmc/engine/run_journal.hpp"
 
 namespace lbmc::dist {
 namespace {
@@ -218,7 +217,6 @@ Empirical table::LawEntry<Empirical>::parse(std::string_view spec, std::string_v
       throw;
     }
   }
-  engine::RunJournal::get().note_input(held->file);
   return Empirical{held, std::string(params)};
 }
 
@@ -240,6 +238,11 @@ LoadLaw parse_load_law(std::string_view spec) {
   });
   if (!law) throw InputError(fmt::format("'{}': unknown law '{}' ({})", spec, name, law_names()));
   return *law;
+}
+
+std::optional<engine::InputFile> input_file(const LoadLaw& law) {
+  if (const auto* e = std::get_if<Empirical>(&law)) return e->sample->file;
+  return std::nullopt;
 }
 
 std::string to_spec(const LoadLaw& law) {

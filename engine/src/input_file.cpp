@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include "lbmc/engine/errors.hpp"
+
 namespace lbmc::engine {
 
 std::uint32_t crc32_of(std::span<const std::byte> bytes, std::uint32_t start) {
@@ -26,6 +28,16 @@ std::uint32_t crc32_of(std::span<const std::byte> bytes, std::uint32_t start) {
 
 InputFile fingerprint_of(std::string path, std::span<const std::byte> content) {
   return {std::move(path), content.size(), crc32_of(content)};
+}
+
+void add_input(std::vector<InputFile>& files, const InputFile& file) {
+  const auto noted = std::find_if(files.begin(), files.end(), [&](const InputFile& f) { return f.path == file.path; });
+  if (noted == files.end()) {
+    files.push_back(file);
+  } else if (!(*noted == file)) {
+    throw InputError(fmt::format("{}: the file changed while this run read it ({}, then {})", file.path,
+                                 describe_fingerprint(*noted), describe_fingerprint(file)));
+  }
 }
 
 std::string describe_fingerprint(const InputFile& file) {

@@ -42,25 +42,16 @@ void RunJournal::record_to(std::string path, double every_seconds, std::uint64_t
   }
 }
 
-void RunJournal::note_input(const InputFile& file) {
-  const auto same_path = [&](const InputFile& f) { return f.path == file.path; };
-  const auto noted = std::find_if(inputs_.begin(), inputs_.end(), same_path);
-  if (noted == inputs_.end()) {
-    inputs_.push_back(file);
-  } else if (!(*noted == file)) {
-    throw InputError(fmt::format("{}: the file changed while this run read it ({}, then {})", file.path,
-                                 describe_fingerprint(*noted), describe_fingerprint(file)));
-  }
-}
+void RunJournal::note_inputs(std::vector<InputFile> files) { inputs_ = std::move(files); }
 
 void RunJournal::restore(RunState state, bool extending) {
   restored_ = std::move(state);
   extending_ = extending;
 }
 
-void RunJournal::check_restored_inputs() const {
+void RunJournal::check_restored_inputs(const std::vector<InputFile>& files) const {
   if (!restored_) return;
-  if (const auto m = first_mismatch(restored_->inputs, inputs_)) {
+  if (const auto m = first_mismatch(restored_->inputs, files)) {
     throw InputError(fmt::format("{}: not the data the state's run read ({} then, {} now); a run cannot go on "
                                  "with other data",
                                  m->path, m->first, m->second));

@@ -60,8 +60,8 @@ class AssignCommand final : public Command {
         "drawn by throwing (N <= 64 P) or by conditional binomials (larger N/P): both exact.");
   }
 
-  int run(const std::string& command_line) override {
-    if (solve_p_) return solve_p(command_line);
+  std::unique_ptr<Job> check(const std::string& command_line) override {
+    if (solve_p_) return check_solve_p(command_line);
     const auto tasks = parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto procs = parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto groups =
@@ -77,7 +77,7 @@ class AssignCommand final : public Command {
          })) {
       models.push_back(name == "poisson" ? AssignModel::poisson : AssignModel::multinomial);
     }
-    const RunOptions settings = check_run_options(run_text_);
+    RunOptions settings = check_run_options(run_text_);
     // Every point within its model's laws, and the most load counters of
     // any point (8 bytes each, per thread).
     double counters = 0.0;
@@ -96,20 +96,23 @@ class AssignCommand final : public Command {
     require_memory(settings, settings.plan.threads * 8.0 * counters,
                    fmt::format("{} threads x {} load counters of 8 bytes", settings.plan.threads, counters));
 
-    Report report("assign", {"model", "N", "P", "group"}, statistics(), settings, command_line);
-    for (const AssignModel model : models) {
-      for (const std::int64_t n : tasks) {
-        for (const std::int64_t p : procs) {
-          for (const std::int64_t group : groups) run_point(model, n, p, group, settings, report);
+    return std::make_unique<ExperimentJob>(std::move(settings), std::vector<engine::InputFile>{},
+                                           [=, this](const AppliedRun& applied) {
+      Report report("assign", {"model", "N", "P", "group"}, statistics(), applied, command_line);
+      for (const AssignModel model : models) {
+        for (const std::int64_t n : tasks) {
+          for (const std::int64_t p : procs) {
+            for (const std::int64_t group : groups) run_point(model, n, p, group, applied, report);
+          }
         }
       }
-    }
-    return report.finish();
+      return report.finish();
+    });
   }
 
  private:
   void run_point(AssignModel model, std::int64_t tasks, std::int64_t processors, std::int64_t group,
-                 const RunOptions& settings, Report& report) {
+                 const AppliedRun& applied, Report& report) {
     const std::vector<std::string> params{to_string(model), std::to_string(tasks), std::to_string(processors),
                                           std::to_string(group)};
     const std::int64_t groups = processors / group;
@@ -117,7 +120,7 @@ class AssignCommand final : public Command {
     if (model == AssignModel::multinomial) {
       label += fmt::format(" ({})", to_string(choose_multinomial_method(tasks, groups)));
     }
-    const auto [s, run] = simulate_assign(model, tasks, processors, group, make_plan(settings, label));
+    const auto [s, run] = simulate_assign(model, tasks, processors, group, make_plan(applied, label));
     const double per_rep = model == AssignModel::multinomial &&
                                    choose_multinomial_method(tasks, groups) == MultinomialMethod::throwing
                                ? static_cast<double>(tasks)
@@ -150,11 +153,11 @@ class AssignCommand final : public Command {
     } else {
       in.omit("efficiency_unit");
     }
-    engine::PointRows rows(table, params, settings.level);
+    engine::PointRows rows(table, params, applied.options().level);
     engine::emit_rows(rows, s, in);
   }
 
-  int solve_p(const std::string& command_line) {
+  std::unique_ptr<Job> check_solve_p(const std::string& command_line) {
     const auto lambdas = parse_option("--lambda", lambda_text_, engine::parse_real_list);
     for (double l : lambdas) {
       if (!(l > 0.0 && l <= dist::kMaxIntegerMean)) {
@@ -163,15 +166,17 @@ class AssignCommand final : public Command {
     }
     const double target = parse_option("--target", target_text_, engine::parse_real);
     if (!(target > 0.0 && target < 1.0)) throw engine::InputError(fmt::format("--target: '{}' must be in (0,1)", target_text_));
-    const RunOptions settings = check_run_options(run_text_);
-    Report report("assign", {"model", "lambda", "target"}, statistics(), settings, command_line);
-    for (const double lambda : lambdas) {
-      const std::vector<std::string> params{"poisson", engine::format_number(lambda), engine::format_number(target)};
-      const auto p = reference_or_note(report.table(), params, "P_max", "exact",
-                                       [&] { return analytic::largest_P_for_efficiency(lambda, target); });
-      if (p) table_row(report, params, static_cast<double>(*p), analytic::franklin_P_approximation(lambda, target));
-    }
-    return report.finish();
+    return std::make_unique<ExperimentJob>(check_run_options(run_text_), std::vector<engine::InputFile>{},
+                                           [=, this](const AppliedRun& applied) {
+      Report report("assign", {"model", "lambda", "target"}, statistics(), applied, command_line);
+      for (const double lambda : lambdas) {
+        const std::vector<std::string> params{"poisson", engine::format_number(lambda), engine::format_number(target)};
+        const auto p = reference_or_note(report.table(), params, "P_max", "exact",
+                                         [&] { return analytic::largest_P_for_efficiency(lambda, target); });
+        if (p) table_row(report, params, static_cast<double>(*p), analytic::franklin_P_approximation(lambda, target));
+      }
+      return report.finish();
+    });
   }
 
   static void table_row(Report& report, const std::vector<std::string>& params, double p, double approx) {

@@ -247,8 +247,8 @@ class CompareCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  int run(const std::string& command_line) override {
-    const RunOptions settings = check_run_options(run_text_);
+  std::unique_ptr<Job> check(const std::string& command_line) override {
+    RunOptions settings = check_run_options(run_text_);
     const std::vector<Workload> workloads = parse_workloads(settings.memory_limit);
     const auto procs =
         parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
@@ -269,13 +269,19 @@ class CompareCommand final : public Command {
                    fmt::format("{} threads x ({} tasks x {} bytes + {} processors x {} bytes + 32 KiB)",
                                settings.plan.threads, most_tasks, kCompareTaskBytes, most_procs, kCompareProcessorBytes));
 
-    Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, statistics(), settings, command_line);
-    for (const Workload& workload : workloads) {
-      for (const std::int64_t p : procs) {
-        for (const double h : costs) run_point({workload, {p, h, tau, phi}, strategies}, settings, report);
-      }
+    std::vector<engine::InputFile> inputs;
+    for (const Workload& w : workloads) {
+      if (w.file) engine::add_input(inputs, *w.file);
     }
-    return report.finish();
+    return std::make_unique<ExperimentJob>(std::move(settings), std::move(inputs), [=, this](const AppliedRun& applied) {
+      Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, statistics(), applied, command_line);
+      for (const Workload& workload : workloads) {
+        for (const std::int64_t p : procs) {
+          for (const double h : costs) run_point({workload, {p, h, tau, phi}, strategies}, applied, report);
+        }
+      }
+      return report.finish();
+    });
   }
 
  private:
@@ -321,14 +327,15 @@ class CompareCommand final : public Command {
   }
 
 
-  static void run_point(const CompareSpec& spec, const RunOptions& settings, Report& report) {
+  static void run_point(const CompareSpec& spec, const AppliedRun& applied, Report& report) {
+    const RunOptions& settings = applied.options();
     const std::string law = spec.workload.label();
     const std::string field = spec.workload.field.label();
     const std::string n = std::to_string(spec.tasks());
     const std::string p = std::to_string(spec.procs());
     const std::string h = engine::format_number(spec.machine.h);
     const std::string label = fmt::format("compare dist={} field={} N={} P={} h={}", law, field, n, p, h);
-    const auto [sample, run] = simulate_compare(spec, make_plan(settings, label));
+    const auto [sample, run] = simulate_compare(spec, make_plan(applied, label));
     report.record(label, run, compare_variates_per_rep(spec));
     // A readable ranking on stderr, not in the CSV; a slice's partial sample
     // ranks nothing.

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +28,7 @@
 
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/input_file.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::exp {
@@ -53,6 +55,8 @@ struct Workload {
   //! measured: the times in file order, and the FILE[:COLUMN] they came from.
   std::shared_ptr<const std::vector<double>> measured;
   std::string source;
+  //! The file the times (measured) or the law's values (empirical) came from.
+  std::optional<engine::InputFile> file;
 
   //! The `dist` column: the law's spec, or "times:FILE[:COLUMN]".
   std::string label() const;

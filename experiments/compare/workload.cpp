@@ -6,7 +6,6 @@
 #include "lbmc/dist/empirical_sample.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
-#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "compare_workload.hpp"
 
@@ -52,6 +51,7 @@ Workload drawn_workload(const dist::LoadLaw& law, std::int64_t tasks, Field fiel
   w.law = law;
   w.field = field;
   w.tasks = tasks;
+  w.file = dist::input_file(law);
   return w;
 }
 
@@ -67,7 +67,6 @@ Workload measured_workload(std::string_view spec, double memory_budget) {
     throw engine::InputError(fmt::format("times:{}: line {}: the time {} is negative, and task times must be >= 0",
                                          spec, read.first_negative_line, read.first_negative));
   }
-  engine::RunJournal::get().note_input(read.file);
   bool any_work = false;
   for (const double t : read.values) any_work = any_work || t > 0.0;
   if (!any_work) throw engine::InputError(fmt::format("times:{}: every time is 0 (no work to balance)", spec));
@@ -76,6 +75,7 @@ Workload measured_workload(std::string_view spec, double memory_budget) {
   w.tasks = static_cast<std::int64_t>(read.values.size());
   w.measured = std::make_shared<const std::vector<double>>(std::move(read.values));
   w.source = std::string(spec);
+  w.file = read.file;
   return w;
 }
 

@@ -107,9 +107,9 @@ class DynamicCommand final : public Command {
 
   std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<DynamicSample>(); }
 
-  int run(const std::string& command_line) override {
+  std::unique_ptr<Job> check(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);
-    const RunOptions settings = check_run_options(run_text_);
+    RunOptions settings = check_run_options(run_text_);
     // The rule every model states (at most 2^31 subtasks) before the memory
     // such a count would need, so that the refusal names the cause.
     const double nu = largest_nu(options);
@@ -119,10 +119,16 @@ class DynamicCommand final : public Command {
     }
     require_memory(settings, settings.plan.threads * subtask_bytes(options, settings, nu),
                    fmt::format("{} threads x the subtask times of nu = {}", settings.plan.threads, nu));
-    Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"},
-                  statistics(), settings, command_line);
-    run_dynamic(options, settings, report);
-    return report.finish();
+    std::vector<dist::LoadLaw> laws;
+    for (const auto& law : {options.r_law, options.u_law}) {
+      if (law) laws.push_back(*law);
+    }
+    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+      Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"},
+                    statistics(), applied, command_line);
+      run_dynamic(options, applied, report);
+      return report.finish();
+    });
   }
 
  private:

@@ -133,7 +133,8 @@ void add_point_rows(const DynamicModel& m, const Estimate& t, const std::vector<
   report.table().add(params, eta_name, efficiency_estimate(m, t, settings.level), eta_refs);
 }
 
-void run_points(const DynamicOptions& o, const RunOptions& settings, Report& report) {
+void run_points(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
+  const RunOptions& settings = applied.options();
   for (const SubtaskModel model : o.models)
     for (const std::int64_t p : o.p)
       for (const double lambda : o.lambda)
@@ -145,7 +146,7 @@ void run_points(const DynamicOptions& o, const RunOptions& settings, Report& rep
             m.nu = nu;
             const double leaves = DynamicSimulator(m).expected_leaves();
             const std::string label = label_of(m);
-            const auto [s, run] = simulate_dynamic(m, make_plan(settings, label));
+            const auto [s, run] = simulate_dynamic(m, make_plan(applied, label));
             report.record(label, run, leaves);
             report.table().add(params_of(m), "rho", engine::exact_value(rho(m)), {});
             const Estimate t = mean_estimate(s.t_p.mean(), s.t_p.mean_se(), s.t_p.count(), leaves, settings.level);
@@ -181,14 +182,15 @@ engine::MeanSummary add_optimum_rows(const DynamicModel& base, const NuOptimum& 
   return held_out_efficiency(opt);
 }
 
-void run_optimize(const DynamicOptions& o, const RunOptions& settings, Report& report) {
+void run_optimize(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
+  const RunOptions& settings = applied.options();
   for (const SubtaskModel model : o.models)
     for (const std::int64_t p : o.p)
       for (const double lambda : o.lambda)
         for (const double t1 : t1_values(o, p, lambda)) {
           const DynamicModel base = base_model(o, model, p, t1, lambda);
           const std::string label = label_of(base) + " (nu search)";
-          const NuOptimum opt = optimize_nu(base, make_plan(settings, label), settings.level);
+          const NuOptimum opt = optimize_nu(base, make_plan(applied, label), settings.level);
           report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
           add_optimum_rows(base, opt, settings, report);
         }
@@ -196,14 +198,15 @@ void run_optimize(const DynamicOptions& o, const RunOptions& settings, Report& r
 
 // Lemma 1: MC of E max of p Exp(1), drawing the p variates while
 // p·reps <= 2e8 (max.mean), else by direct inversion (max.mean_direct).
-void run_lemma1(const DynamicOptions& o, const RunOptions& settings, Report& report) {
+void run_lemma1(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
+  const RunOptions& settings = applied.options();
   for (const std::int64_t p : o.p) {
     const std::vector<std::string> params{"exponential", "exponential:1", "", std::to_string(p), "", "", "", "1", ""};
     const Reference log_p{"log-p", ReferenceKind::asymptotic, analytic::lemma1_expected_max_log(p, 1.0)};
     const double exact = analytic::lemma1_expected_max(p, 1.0);
     const bool direct = static_cast<double>(p) * static_cast<double>(settings.plan.reps) > 2e8;
     const std::string label = fmt::format("dynamic lemma1 p={}{}", p, direct ? " (direct)" : "");
-    const auto [m, run] = simulate_max_exponential(p, direct, make_plan(settings, label));
+    const auto [m, run] = simulate_max_exponential(p, direct, make_plan(applied, label));
     report.record(label, run, direct ? 1.0 : static_cast<double>(p));
     report.table().add(params, direct ? "max.mean_direct" : "max.mean",
                        engine::mean_estimate(m, settings.level),
@@ -211,7 +214,8 @@ void run_lemma1(const DynamicOptions& o, const RunOptions& settings, Report& rep
   }
 }
 
-void run_isoefficiency(const DynamicOptions& o, const RunOptions& settings, Report& report) {
+void run_isoefficiency(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
+  const RunOptions& settings = applied.options();
   const double kappa = o.kappa.empty() ? 1.0 : o.kappa.front();
   for (const SubtaskModel model : o.models)
     for (const double lambda : o.lambda) {
@@ -223,7 +227,7 @@ void run_isoefficiency(const DynamicOptions& o, const RunOptions& settings, Repo
         DynamicModel base = base_model(o, model, p, start, lambda);
         if (o.levels > 1) base.fanout = theorem4_fanout(p, o.levels);
         const std::string label = label_of(base) + " (isoefficiency)";
-        const IsoefficiencyPoint iso = isoefficiency_t1(base, o.eta0, o.tol, make_plan(settings, label), settings.level);
+        const IsoefficiencyPoint iso = isoefficiency_t1(base, o.eta0, o.tol, make_plan(applied, label), settings.level);
         report.record(label + " held-out", iso.optimum.held_out_run,
                       DynamicSimulator(iso.optimum.model).expected_leaves());
         const double se = iso.t1 * iso.log_t1_se;
@@ -254,7 +258,8 @@ void run_isoefficiency(const DynamicOptions& o, const RunOptions& settings, Repo
     }
 }
 
-void run_fanouts(const DynamicOptions& o, const RunOptions& settings, Report& report) {
+void run_fanouts(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
+  const RunOptions& settings = applied.options();
   for (const SubtaskModel model : o.models)
     for (const std::int64_t p : o.p)
       for (const double lambda : o.lambda)
@@ -266,7 +271,7 @@ void run_fanouts(const DynamicOptions& o, const RunOptions& settings, Report& re
             DynamicModel base = base_model(o, model, p, t1, lambda);
             base.fanout = {d, p / d};
             const std::string label = label_of(base) + " (nu search)";
-            const NuOptimum opt = optimize_nu(base, make_plan(settings, label), settings.level);
+            const NuOptimum opt = optimize_nu(base, make_plan(applied, label), settings.level);
             report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
             const engine::MeanSummary e = add_optimum_rows(base, opt, settings, report);
             if (e.mean > best_eta) {
@@ -305,12 +310,12 @@ double largest_nu(const DynamicOptions& o) {
   return most;
 }
 
-void run_dynamic(const DynamicOptions& options, const RunOptions& settings, Report& report) {
-  if (options.lemma1) return run_lemma1(options, settings, report);
-  if (options.isoefficiency) return run_isoefficiency(options, settings, report);
-  if (options.optimize_fanout) return run_fanouts(options, settings, report);
-  if (options.optimize_nu) return run_optimize(options, settings, report);
-  run_points(options, settings, report);
+void run_dynamic(const DynamicOptions& options, const AppliedRun& applied, Report& report) {
+  if (options.lemma1) return run_lemma1(options, applied, report);
+  if (options.isoefficiency) return run_isoefficiency(options, applied, report);
+  if (options.optimize_fanout) return run_fanouts(options, applied, report);
+  if (options.optimize_nu) return run_optimize(options, applied, report);
+  run_points(options, applied, report);
 }
 
 }  // namespace lbmc::exp

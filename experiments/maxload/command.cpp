@@ -106,26 +106,28 @@ class MaxLoadCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  int run(const std::string& command_line) override {
+  std::unique_ptr<Job> check(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_);
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto alphas = parse_levels("--alpha", alpha_text_);
     if (method_text_ != "auto" && method_text_ != "brute" && method_text_ != "direct") {
       throw engine::InputError(fmt::format("--method: '{}' is not brute, direct or auto", method_text_));
     }
-    const RunOptions settings = check_run_options(run_text_);
+    RunOptions settings = check_run_options(run_text_);
     require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
-
-    Report report("maxload", {"dist", "n", "method"}, statistics(), settings, command_line);
-    for (const auto& law : laws) {
-      for (const std::int64_t n : ns) run_point({law, n}, alphas, settings, report);
-    }
-    return report.finish();
+    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+      Report report("maxload", {"dist", "n", "method"}, statistics(), applied, command_line);
+      for (const auto& law : laws) {
+        for (const std::int64_t n : ns) run_point({law, n}, alphas, applied, report);
+      }
+      return report.finish();
+    });
   }
 
  private:
-  void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const RunOptions& settings,
+  void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const AppliedRun& applied,
                  Report& report) {
+    const RunOptions& settings = applied.options();
     const std::string spec = dist::to_spec(point.law);
     const MaxMethod method = method_text_ == "brute"    ? MaxMethod::brute
                              : method_text_ == "direct" ? MaxMethod::direct
@@ -134,7 +136,7 @@ class MaxLoadCommand final : public Command {
     const std::vector<std::string> params{spec, std::to_string(point.n), method_name};
     const engine::RowInputs refs = references_for(point, alphas, report.table(), params);
     const std::string label = fmt::format("maxload dist={} n={} method={}", spec, point.n, method_name);
-    const auto plan = make_plan(settings, label);
+    const auto plan = make_plan(applied, label);
 
     const auto [total, run] = simulate_max_load(point.law, point.n, plan, method);
     // Variates drawn per replication: n loads, or the one maximum.

@@ -82,20 +82,19 @@ class MaxShiftCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  int run(const std::string& command_line) override {
+  std::unique_ptr<Job> check(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
       return dist::standard_deviation(law) > 0.0 ? nullptr : "the shifts are normalised by sigma, which is 0";
     });
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 2); });
     require_exact_integer_totals(laws, ns);
     const auto alphas = parse_levels("--alpha", alpha_text_);
-    const RunOptions settings = check_run_options(run_text_);
+    RunOptions settings = check_run_options(run_text_);
     // Per thread the prefix sums of n loads, and the n bridge indices once.
     const double most = static_cast<double>(*std::max_element(ns.begin(), ns.end()));
     require_memory(settings, quantile_store_bytes(settings, 2) + (settings.plan.threads + 1) * 8.0 * most,
                    fmt::format("the sorted W' and D' for quantiles, and {} threads x {} prefix sums of 8 bytes",
                                settings.plan.threads, most));
-    std::optional<engine::OutputFile> cov_file;
     if (!cov_path_.empty()) {
       const double physical = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
       for (const std::int64_t n : ns) {
@@ -105,26 +104,28 @@ class MaxShiftCommand final : public Command {
                                                n, covariance_bytes(n) / 0x1p30));
         }
       }
-      options_checked();
-      cov_file.emplace("--cov", cov_path_);
     }
-
-    Report report("maxshift", {"dist", "n"}, statistics(), settings, command_line);
-    std::string cov_csv = "dist,n,k,l,estimate,exact\n";
-    for (const auto& law : laws) {
-      for (const std::int64_t n : ns) run_point(law, n, alphas, settings, report, cov_file ? &cov_csv : nullptr);
-    }
-    if (cov_file) cov_file->commit(cov_csv);
-    return report.finish();
+    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+      std::optional<engine::OutputFile> cov_file;
+      if (!cov_path_.empty()) cov_file.emplace("--cov", cov_path_);
+      Report report("maxshift", {"dist", "n"}, statistics(), applied, command_line);
+      std::string cov_csv = "dist,n,k,l,estimate,exact\n";
+      for (const auto& law : laws) {
+        for (const std::int64_t n : ns) run_point(law, n, alphas, applied, report, cov_file ? &cov_csv : nullptr);
+      }
+      if (cov_file) cov_file->commit(cov_csv);
+      return report.finish();
+    });
   }
 
  private:
   void run_point(const dist::LoadLaw& law, std::int64_t n, const std::vector<double>& alphas,
-                 const RunOptions& settings, Report& report, std::string* cov_csv) {
+                 const AppliedRun& applied, Report& report, std::string* cov_csv) {
+    const RunOptions& settings = applied.options();
     const std::string spec = dist::to_spec(law);
     const std::vector<std::string> params{spec, std::to_string(n)};
     const std::string label = fmt::format("maxshift dist={} n={}", spec, n);
-    const auto [s, run] = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(settings, label));
+    const auto [s, run] = simulate_max_shift(law, n, cov_csv != nullptr, make_plan(applied, label));
     report.record(label, run, static_cast<double>(n));
     engine::PointRows rows(report.table(), params, settings.level);
 

@@ -91,49 +91,48 @@ class RebalanceCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  int run(const std::string& command_line) override {
+  std::unique_ptr<Job> check(const std::string& command_line) override {
     if (!example_.empty() && example_ != "cm5") {
       throw engine::InputError(fmt::format("--example: '{}' is not cm5", example_));
     }
     const bool cm5 = example_ == "cm5";
-    if (cm5) {
-      dists_ = {"binomial:4096,0.5"};
-      n_text_ = "256";
-      tau_text_ = "140e-6";
-      phi_text_ = "0.5e-6";
-    }
-    const std::vector<dist::LoadLaw> laws = parse_laws(dists_, integer_counts);
-    const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    // §4's example sets the law, n, tau and phi.
+    const std::vector<std::string> dists = cm5 ? std::vector<std::string>{"binomial:4096,0.5"} : dists_;
+    const std::vector<dist::LoadLaw> laws = parse_laws(dists, integer_counts);
+    const auto ns = parse_option("--n", cm5 ? "256" : n_text_,
+                                 [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     require_exact_integer_totals(laws, ns);
-    const double tau = parse_cost("--tau", tau_text_);
-    const double phi = parse_cost("--phi", phi_text_);
+    const double tau = parse_cost("--tau", cm5 ? "140e-6" : tau_text_);
+    const double phi = parse_cost("--phi", cm5 ? "0.5e-6" : phi_text_);
     const std::vector<Approach> approaches = parse_approaches(approach_text_);
     const auto alphas = parse_levels("--alpha", alpha_text_);
     if (remainder_text_ != to_string(Remainder::first) && remainder_text_ != to_string(Remainder::spread)) {
       throw engine::InputError(fmt::format("--remainder: '{}' is not first or spread", remainder_text_));
     }
     const Remainder remainder = remainder_text_ == to_string(Remainder::first) ? Remainder::first : Remainder::spread;
-    const RunOptions settings = check_run_options(run_text_);
+    RunOptions settings = check_run_options(run_text_);
     // Per thread and processor: the count, its prefix sum, the balancer's
     // plan and the schedules' sends and holdings, 64 bytes in all.
     const double most = static_cast<double>(*std::max_element(ns.begin(), ns.end()));
     require_memory(settings, quantile_store_bytes(settings, 1) + settings.plan.threads * 64.0 * most,
                    fmt::format("the sorted D for quantiles, and {} threads x {} processors x 64 bytes",
                                settings.plan.threads, most));
-
-    Report report("rebalance", {"dist", "n", "remainder", "approach"}, statistics(), settings, command_line);
-    for (const auto& law : laws) {
-      for (const std::int64_t n : ns) {
-        const RebalanceSpec spec{law, n, tau, phi, approaches, remainder};
-        const std::string label = fmt::format("rebalance dist={} n={}", dist::to_spec(law), n);
-        const auto [s, run] = simulate_rebalance(spec, make_plan(settings, label));
-        report.record(label, run, static_cast<double>(n));
-        if (!s.first_violation.empty()) fmt::print(stderr, "lbmc rebalance: check failed: {}\n", s.first_violation);
-        add_rows(report.table(), spec, s, alphas, settings.level);
-        if (cm5) add_break_even(report.table(), spec, s, settings.level);
+    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+      Report report("rebalance", {"dist", "n", "remainder", "approach"}, statistics(), applied, command_line);
+      for (const auto& law : laws) {
+        for (const std::int64_t n : ns) {
+          const RebalanceSpec spec{law, n, tau, phi, approaches, remainder};
+          const std::string label = fmt::format("rebalance dist={} n={}", dist::to_spec(law), n);
+          const auto [s, run] = simulate_rebalance(spec, make_plan(applied, label));
+          report.record(label, run, static_cast<double>(n));
+          if (!s.first_violation.empty()) fmt::print(stderr, "lbmc rebalance: check failed: {}\n", s.first_violation);
+          const double level = applied.options().level;
+          add_rows(report.table(), spec, s, alphas, level);
+          if (cm5) add_break_even(report.table(), spec, s, level);
+        }
       }
-    }
-    return report.finish();
+      return report.finish();
+    });
   }
 
  private:

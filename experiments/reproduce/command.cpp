@@ -22,15 +22,32 @@ namespace {
 
 constexpr std::uint64_t kDefaultSeed = 19920401;
 
-// Creates the results folder if needed and checks it can be written, so a bad
-// --out fails before any simulation.
-void require_writable_folder(const std::string& folder) {
-  if (!engine::cluster::is_root()) return;  // rank 0 alone writes
+// The nearest folder of `folder`, itself included, that exists.
+std::filesystem::path nearest_existing(std::filesystem::path folder) {
   std::error_code ec;
-  std::filesystem::create_directories(folder, ec);
-  if (ec || ::access(folder.c_str(), W_OK) != 0 || !std::filesystem::is_directory(folder)) {
+  folder = std::filesystem::absolute(folder, ec);
+  while (!std::filesystem::exists(folder, ec) && folder.has_parent_path() && folder != folder.parent_path()) {
+    folder = folder.parent_path();
+  }
+  return folder;
+}
+
+// A bad --out fails before any simulation: the folder, or the nearest one
+// that exists (where it will be created), must be a writable folder.
+void require_writable_folder(const std::string& folder) {
+  const std::filesystem::path existing = nearest_existing(folder);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(existing, ec) || ::access(existing.c_str(), W_OK) != 0) {
     throw engine::InputError(fmt::format("--out '{}': not a writable folder", folder));
   }
+}
+
+// Creates the results folder (rank 0 alone writes).
+void create_folder(const std::string& folder) {
+  if (!engine::cluster::is_root()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) throw engine::RuntimeFailure(fmt::format("--out '{}': cannot create the folder: {}", folder, ec.message()));
 }
 
 class ReproduceCommand final : public Command {
@@ -57,7 +74,7 @@ class ReproduceCommand final : public Command {
     app.add_option("--checkpoint-every", checkpoint_every_, "seconds between checkpoints")->capture_default_str();
   }
 
-  int run(const std::string& /*command_line*/) override {
+  std::unique_ptr<Job> check(const std::string& /*command_line*/) override {
     RunOptionsText text;
     text.seed = seed_text_;
     text.threads = threads_text_;
@@ -65,7 +82,7 @@ class ReproduceCommand final : public Command {
     text.quiet = quiet_;
     text.checkpoint = checkpoint_;
     text.checkpoint_every = checkpoint_every_;
-    const RunOptions settings = check_run_options(text);
+    RunOptions settings = check_run_options(text);
     std::vector<Paper> selected;
     for (Paper& p : papers()) {
       if (paper_ == "all" || paper_ == p.id) selected.push_back(std::move(p));
@@ -75,8 +92,17 @@ class ReproduceCommand final : public Command {
       for (const Paper& p : papers()) ids += " " + p.id;
       throw engine::InputError(fmt::format("paper: unknown id '{}' (all{})", paper_, ids));
     }
-    options_checked();
     require_writable_folder(out_);
+    return std::make_unique<ExperimentJob>(std::move(settings), std::vector<engine::InputFile>{},
+                                           [this, selected](const AppliedRun& applied) {
+      create_folder(out_);
+      reproduce(selected, applied.options());
+      return 0;
+    });
+  }
+
+  // Every claim of the selected papers, their files and, for all, the summary and errata.
+  void reproduce(const std::vector<Paper>& selected, const RunOptions& settings) const {
     ReproduceContext ctx;
     ctx.seed = settings.plan.seed;
     ctx.threads = settings.plan.threads;
@@ -105,7 +131,6 @@ class ReproduceCommand final : public Command {
       engine::write_file_atomically(out_ + "/ERRATA.md", errata_markdown(reproduced));
       if (!quiet_) std::fprintf(stderr, "lbmc reproduce: %s/SUMMARY.md and %s/ERRATA.md written\n", out_.c_str(), out_.c_str());
     }
-    return 0;
   }
 
  private:

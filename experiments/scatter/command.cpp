@@ -102,7 +102,7 @@ class ScatterCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  int run(const std::string& command_line) override {
+  std::unique_ptr<Job> check(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
       if (std::holds_alternative<dist::Empirical>(law)) dist::require_nonnegative(law, "task times must be >= 0");
       return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
@@ -112,30 +112,31 @@ class ScatterCommand final : public Command {
     const auto procs =
         parse_option("--procs", procs_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto confidences = parse_levels("--confidence", confidence_text_);
-    const RunOptions settings = check_run_options(run_text_);
+    RunOptions settings = check_run_options(run_text_);
     require_memory(settings, quantile_store_bytes(settings, 2), "the sorted l and l_obs for quantiles");
-
-    Report report("scatter", {"dist", "tasks", "procs"}, statistics(), settings, command_line);
-    for (const auto& law : laws) {
-      for (const std::int64_t n : tasks) {
-        for (const std::int64_t p : procs) run_point({law, n, p}, confidences, settings, report);
+    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+      Report report("scatter", {"dist", "tasks", "procs"}, statistics(), applied, command_line);
+      for (const auto& law : laws) {
+        for (const std::int64_t n : tasks) {
+          for (const std::int64_t p : procs) run_point({law, n, p}, confidences, applied, report);
+        }
       }
-    }
-    return report.finish();
+      return report.finish();
+    });
   }
 
  private:
   static void run_point(const ScatterPoint& point, const std::vector<double>& confidences,
-                        const RunOptions& settings, Report& report) {
+                        const AppliedRun& applied, Report& report) {
     const std::string spec = dist::to_spec(point.law);
     const std::vector<std::string> params{spec, std::to_string(point.tasks), std::to_string(point.procs)};
     const engine::RowInputs refs = references_for(point, confidences, report.table(), params);
     const std::string label = fmt::format("scatter dist={} tasks={} procs={}", spec, point.tasks, point.procs);
-    const auto plan = make_plan(settings, label);
+    const auto plan = make_plan(applied, label);
 
     const auto [total, run] = simulate_scatter(point.law, point.tasks, point.procs, plan);
     report.record(label, run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
-    engine::PointRows rows(report.table(), params, settings.level);
+    engine::PointRows rows(report.table(), params, applied.options().level);
     engine::emit_rows(rows, total, refs);
   }
 

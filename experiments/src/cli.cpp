@@ -23,18 +23,14 @@ namespace lbmc::exp {
 
 namespace {
 
-CliMode current_mode = CliMode::run;
-
-// Ends a command under CliMode::check_only once its options are checked.
-struct OptionsChecked {};
-
 using Subcommands = std::vector<std::pair<CLI::App*, Command*>>;
 
-// Parses the command line and runs the command it names; `prefix` becomes
-// "lbmc COMMAND" once the command is known (for the error line).
+// Parses the command line, checks the command it names and, unless `mode`
+// only checks, runs its job; `prefix` becomes "lbmc COMMAND" once the
+// command is known (for the error line).
 int run_parsed(CLI::App& app, int argc, const char* const* argv,
                const std::vector<std::unique_ptr<Command>>& commands, const Subcommands& subcommands,
-               std::string& prefix) {
+               std::string& prefix, CliMode mode) {
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(commands.begin(), commands.end(), [&](const auto& c) { return c->name() == std::string(argv[1]); })) {
     std::string names;
@@ -59,28 +55,22 @@ int run_parsed(CLI::App& app, int argc, const char* const* argv,
     }
     throw engine::InputError(e.what());
   }
-  // A check of the options runs nothing that a signal should stop, and the
-  // process hosting it keeps its own handlers.
-  if (current_mode == CliMode::run) engine::install_interrupt_handler();
-  const std::string command_line = join_command_line(argc, argv);
-  for (const auto& [sub, command] : subcommands) {
-    if (sub->parsed()) {
-      prefix = std::string("lbmc ") + command->name();
-      return command->run(command_line);
-    }
-  }
-  throw engine::InputError("no command given (see lbmc --help)");
+  const auto parsed = std::find_if(subcommands.begin(), subcommands.end(), [](const auto& s) { return s.first->parsed(); });
+  if (parsed == subcommands.end()) throw engine::InputError("no command given (see lbmc --help)");
+  Command& command = *parsed->second;
+  prefix = std::string("lbmc ") + command.name();
+  const std::unique_ptr<Job> job = command.check(join_command_line(argc, argv));
+  engine::RunJournal::get().check_restored_inputs(job->inputs());
+  // A check runs nothing that a signal should stop, and the process hosting
+  // it keeps its own handlers.
+  if (mode == CliMode::check_only) return 0;
+  engine::install_interrupt_handler();
+  return job->start();
 }
 
 }  // namespace
 
-void options_checked() {
-  engine::RunJournal::get().check_restored_inputs();
-  if (current_mode == CliMode::check_only) throw OptionsChecked{};
-}
-
 int run_cli(int argc, const char* const* argv, CliMode mode) {
-  current_mode = mode;
   CLI::App app{"lbmc: Monte Carlo statistics of parallel load balancing, checked against closed forms"};
   app.name("lbmc");
   app.require_subcommand(1);
@@ -106,10 +96,8 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
   if (!journal.restoring()) journal.reset();
   journal.set_arguments(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   try {
-    code = run_parsed(app, argc, argv, commands, subcommands, prefix);
-    if (code == 0 || code == 1) journal.finish();
-  } catch (const OptionsChecked&) {
-    code = 0;
+    code = run_parsed(app, argc, argv, commands, subcommands, prefix, mode);
+    if (mode == CliMode::run && (code == 0 || code == 1)) journal.finish();
   } catch (const engine::cluster::RemoteFailure& e) {
     code = e.code();
     failure = e.what();

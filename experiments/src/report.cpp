@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "lbmc/engine/cluster.hpp"
-#include "lbmc/exp/command.hpp"
 
 namespace lbmc::exp {
 namespace {
@@ -40,9 +39,9 @@ std::string join_command_line(int argc, const char* const* argv) {
 }
 
 Report::Report(std::string experiment, std::vector<std::string> param_names,
-               std::vector<engine::StatisticInfo> declared, const RunOptions& settings, std::string command_line)
-    : settings_(settings), start_(std::chrono::steady_clock::now()) {
-  options_checked();
+               std::vector<engine::StatisticInfo> declared, const AppliedRun& run, std::string command_line)
+    : settings_(run.options()), start_(std::chrono::steady_clock::now()) {
+  const RunOptions& settings = run.options();
   table_.experiment = std::move(experiment);
   table_.param_names = std::move(param_names);
   table_.declared = std::move(declared);

@@ -113,12 +113,9 @@ RunOptions check_run_options(const RunOptionsText& text) {
     if (!(rse > 0.0)) throw InputError(fmt::format("--target-rse: '{}' must be > 0", text.target_rse));
     s.plan.target_rse = rse;
   }
-  if (text.seed.empty()) {
-    std::random_device device;
-    // Under MPI every rank runs rank 0's seed.
-    s.plan.seed = engine::cluster::root_value((std::uint64_t{device()} << 32) ^ device());
-  } else {
+  if (!text.seed.empty()) {
     s.plan.seed = parse_seed(text.seed);
+    s.seed_given = true;
   }
   if (text.threads.empty()) {
     s.plan.threads = omp_get_max_threads();
@@ -127,8 +124,6 @@ RunOptions check_run_options(const RunOptionsText& text) {
     if (t < 1 || t > 4096) throw InputError(fmt::format("--threads: '{}' must be in [1, 4096]", text.threads));
     s.plan.threads = static_cast<int>(t);
   }
-  // The work after a run (sorting, distances) takes as many threads.
-  omp_set_num_threads(s.plan.threads);
   s.level = parse_option("--level", text.level, engine::parse_real);
   if (!(s.level > 0.0 && s.level < 1.0)) throw InputError(fmt::format("--level: '{}' must be in (0,1)", text.level));
   s.z_tol = parse_option("--z-tol", text.z_tol, engine::parse_real);
@@ -151,8 +146,10 @@ RunOptions check_run_options(const RunOptionsText& text) {
     s.memory_limit = parse_option("--max-memory", text.max_memory, engine::parse_memory_size);
     s.memory_limit_given = true;
   }
-  const double every = parse_option("--checkpoint-every", text.checkpoint_every, engine::parse_real);
-  if (!(every >= 0.0)) throw InputError(fmt::format("--checkpoint-every: '{}' must be >= 0", text.checkpoint_every));
+  s.checkpoint_every = parse_option("--checkpoint-every", text.checkpoint_every, engine::parse_real);
+  if (!(s.checkpoint_every >= 0.0)) {
+    throw InputError(fmt::format("--checkpoint-every: '{}' must be >= 0", text.checkpoint_every));
+  }
   if (!text.blocks.empty()) {
     const auto parts = engine::split(text.blocks, ':');
     if (parts.size() != 2) throw InputError(fmt::format("--blocks: '{}' is not FIRST:COUNT", text.blocks));
@@ -179,12 +176,33 @@ RunOptions check_run_options(const RunOptionsText& text) {
         ::access(folder.c_str(), W_OK) != 0) {
       throw InputError(fmt::format("--checkpoint '{}': cannot write a state file there", text.checkpoint));
     }
-    engine::RunJournal::get().record_to(text.checkpoint, every, s.plan.seed);
   }
   s.quiet = text.quiet;
   if (s.quiet) s.plan.progress = engine::ProgressMode::never;
   s.strict = text.strict;
   return s;
+}
+
+AppliedRun apply_run_options(RunOptions checked, const std::vector<engine::InputFile>& inputs) {
+  if (!checked.seed_given) {
+    std::random_device device;
+    // Under MPI every rank runs rank 0's seed.
+    checked.plan.seed = engine::cluster::root_value((std::uint64_t{device()} << 32) ^ device());
+  }
+  // The work after a run (sorting, distances) takes as many threads.
+  omp_set_num_threads(checked.plan.threads);
+  engine::RunJournal& journal = engine::RunJournal::get();
+  journal.note_inputs(inputs);
+  if (!checked.checkpoint.empty()) journal.record_to(checked.checkpoint, checked.checkpoint_every, checked.plan.seed);
+  return AppliedRun(std::move(checked));
+}
+
+std::vector<engine::InputFile> input_files(const std::vector<dist::LoadLaw>& laws) {
+  std::vector<engine::InputFile> files;
+  for (const dist::LoadLaw& law : laws) {
+    if (const auto file = dist::input_file(law)) engine::add_input(files, *file);
+  }
+  return files;
 }
 
 std::vector<dist::LoadLaw> parse_laws(const std::vector<std::string>& specs,
@@ -261,8 +279,8 @@ double parse_cost(const char* option, const std::string& text) {
   return costs.front();
 }
 
-engine::RunPlan make_plan(const RunOptions& settings, std::string label) {
-  engine::RunPlan plan = settings.plan;
+engine::RunPlan make_plan(const AppliedRun& run, std::string label) {
+  engine::RunPlan plan = run.options().plan;
   plan.label = std::move(label);
   return plan;
 }

@@ -68,12 +68,17 @@ class ValidateCommand final : public Command {
         "counts the verdicts of their exact and bound references.");
   }
 
-  int run(const std::string& /*command_line*/) override {
-    const RunOptions settings = check_run_options(text_);
-    const std::vector<ValidationCase> cases = selected_cases();
-    options_checked();
-    // Under MPI rank 0 runs the cases, each a process of its own outside the
-    // job (a case needs no MPI: its runs are short).
+  std::unique_ptr<Job> check(const std::string& /*command_line*/) override {
+    std::vector<ValidationCase> cases = selected_cases();
+    return std::make_unique<ExperimentJob>(check_run_options(text_), std::vector<engine::InputFile>{},
+                                           [this, cases](const AppliedRun& applied) { return run_cases(cases, applied); });
+  }
+
+ private:
+  // Under MPI rank 0 runs the cases, each a process of its own outside the
+  // job (a case needs no MPI: its runs are short).
+  int run_cases(const std::vector<ValidationCase>& cases, const AppliedRun& applied) const {
+    const RunOptions& settings = applied.options();
     if (!engine::cluster::is_root()) return 0;
     ::setenv("LBMC_SINGLE_PROCESS", "1", 1);
     const fs::path self = fs::read_symlink("/proc/self/exe");
@@ -96,7 +101,6 @@ class ValidateCommand final : public Command {
     return summarise(cases, outcomes);
   }
 
- private:
   std::vector<ValidationCase> selected_cases() const {
     std::vector<ValidationCase> cases;
     std::string experiments;

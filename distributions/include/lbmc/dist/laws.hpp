@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -104,6 +105,10 @@ enum class MaxDomain { gumbel, frechet, reversed_weibull, none };
 //! names it; `memory_budget` bytes (engine::available_memory() by default)
 //! bound what a new file may take.
 LoadLaw parse_load_law(std::string_view spec);
+
+//! The file a law's values were read from (empirical:FILE), for the run's
+//! state; nothing for the laws given by parameters.
+std::optional<engine::InputFile> input_file(const LoadLaw& law);
 
 //! Lines for --help: each law's spec, what its parameters mean and their
 //! valid range.

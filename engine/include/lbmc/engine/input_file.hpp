@@ -36,6 +36,11 @@ struct InputFile {
 //! The fingerprint of `content`, read from `path`.
 InputFile fingerprint_of(std::string path, std::span<const std::byte> content);
 
+//! Adds `file` to `files` unless a file of its name is there; throws
+//! InputError when that one has other bytes (the file changed between two
+//! reads of one run).
+void add_input(std::vector<InputFile>& files, const InputFile& file);
+
 //! "1234 bytes, CRC-32 0x89abcdef".
 std::string describe_fingerprint(const InputFile& file);
 

@@ -46,10 +46,9 @@ class RunJournal {
   //! Records into `path` every `every_seconds` (and at the end); `seed` is
   //! added to the stored arguments when they name none.
   void record_to(std::string path, double every_seconds, std::uint64_t seed);
-  //! Records that the run's data come from `file` (the state stores it; a
-  //! restored run must read the same bytes). A file noted again must have
-  //! the same fingerprint: one read while it changed is an InputError.
-  void note_input(const InputFile& file);
+  //! Records that the run's data come from `files` (the state stores them;
+  //! a restored run must read the same bytes).
+  void note_inputs(std::vector<InputFile> files);
   //! Starts from `state` (its calls are matched in order). When
   //! `extending`, a fixed-length call may now have more replications: it
   //! keeps every node but one holding a short last block, and goes on.
@@ -60,10 +59,9 @@ class RunJournal {
   bool active() const noexcept { return recording() || restored_.has_value(); }
 
   //! Throws InputError when a restored run read other input files, or
-  //! other bytes under their names, than this run has noted: called by
-  //! options_checked (command.hpp), once every option, and so every input,
-  //! has been read and before any work starts.
-  void check_restored_inputs() const;
+  //! other bytes under their names, than `files`, those of the checked job
+  //! (command.hpp) that would go on with it. Changes nothing.
+  void check_restored_inputs(const std::vector<InputFile>& files) const;
   //! Opens the next call; returns its restored state, or nullptr. Throws
   //! InputError when the restored call was made with another plan.
   const CallState* begin_call(const CallIdentity& identity);

@@ -1,17 +1,75 @@
 // A command of the `lbmc` executable. Each experiment is one Command, made by
 // a factory `make_<name>_command()` in its own folder and registered by one
 // line in src/registry.cpp; adding an experiment never touches the engine.
+//
+// A command runs in three steps, in an order the types enforce:
+//  1. check(): every option and input file is checked, and nothing changes
+//     (no file is written, no thread count set, no journal started, no MPI
+//     call); the result is a Job, or an InputError (exit 2);
+//  2. the job's common options are applied (run_options.hpp: the seed drawn,
+//     the threads set, the journal recording), which yields the AppliedRun
+//     that output files (Report) and the driver's plans need;
+//  3. the job runs.
+// run_cli does 1, then 2 and 3 through Job::start, unless it only checks.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "lbmc/engine/input_file.hpp"
 #include "lbmc/engine/statistic_info.hpp"
+#include "lbmc/exp/run_options.hpp"
 
 namespace lbmc::exp {
+
+//! A command whose options are checked.
+class Job {
+ public:
+  virtual ~Job() = default;
+  //! Applies what the job needs applied and runs it; returns the exit code.
+  //! Throws engine::InputError (exit 2) only for what cannot be known before
+  //! running, engine::RuntimeFailure on failures (exit 3).
+  virtual int start() = 0;
+  //! The files its data come from (measured samples), checked against a
+  //! restored run's and stored in its state.
+  const std::vector<engine::InputFile>& inputs() const noexcept { return inputs_; }
+
+ protected:
+  std::vector<engine::InputFile> inputs_;
+};
+
+//! The job of an experiment: its checked common options and the run, which
+//! receives them applied.
+class ExperimentJob final : public Job {
+ public:
+  using Run = std::function<int(const AppliedRun&)>;
+  ExperimentJob(RunOptions options, std::vector<engine::InputFile> inputs, Run run)
+      : options_(std::move(options)), run_(std::move(run)) {
+    inputs_ = std::move(inputs);
+  }
+  //! apply_run_options, then the run.
+  int start() override { return run_(apply_run_options(std::move(options_), inputs_)); }
+
+ private:
+  RunOptions options_;
+  Run run_;
+};
+
+//! A job that needs nothing applied (it runs children or a stored command
+//! line, which apply their own).
+class PlainJob final : public Job {
+ public:
+  explicit PlainJob(std::function<int()> run) : run_(std::move(run)) {}
+  int start() override { return run_(); }
+
+ private:
+  std::function<int()> run_;
+};
 
 class Command {
  public:
@@ -23,28 +81,23 @@ class Command {
   virtual std::vector<engine::StatisticInfo> statistics() const { return {}; }
   //! Declares the command's options on its subcommand.
   virtual void attach(CLI::App& app) = 0;
-  //! Runs after parsing; returns the exit code. Throws engine::InputError on
-  //! bad input (exit 2) and engine::RuntimeFailure on failures (exit 3).
-  virtual int run(const std::string& command_line) = 0;
+  //! Step 1 (top of this file): checks the parsed options and returns the
+  //! job; `command_line` is the whole line, for the output's metadata.
+  //! Throws engine::InputError on bad input.
+  virtual std::unique_ptr<Job> check(const std::string& command_line) = 0;
 };
 
 //! Every registered command, in the order `lbmc --help` lists them.
 std::vector<std::unique_ptr<Command>> make_commands();
 
-//! What run_cli does with a valid command line: run it, or stop as soon as
-//! the command has checked its options (no file is created, nothing is
+//! What run_cli does with a valid command line: run it, or stop once the
+//! command has checked its options (no file is created, nothing is
 //! simulated), which lets the whole parser be exercised in process.
 enum class CliMode { run, check_only };
 
-//! The whole command line: parses, runs, maps errors to exit codes
+//! The whole command line: parses, checks, runs, maps errors to exit codes
 //! (0 ran, 1 failed check under --strict/validate, 2 bad input, 3 failure,
 //! 130 interrupted) and prints one line on stderr for each error.
 int run_cli(int argc, const char* const* argv, CliMode mode = CliMode::run);
-
-//! Called by every command at the point where all its options are checked,
-//! before it opens a file or starts any work: a restored run's input files
-//! are checked there (RunJournal::check_restored_inputs), and under
-//! CliMode::check_only the command ends there (run_cli returns 0).
-void options_checked();
 
 }  // namespace lbmc::exp

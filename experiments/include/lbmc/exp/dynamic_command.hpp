@@ -64,7 +64,7 @@ DynamicOptions check_dynamic_options(const DynamicOptionsText& text);
 double largest_nu(const DynamicOptions& options);
 
 //! Runs the selected mode, adding rows and run records to `report`.
-void run_dynamic(const DynamicOptions& options, const RunOptions& settings, Report& report);
+void run_dynamic(const DynamicOptions& options, const AppliedRun& applied, Report& report);
 
 //! The references of T_p.mean and eta of a single-level model at its ν
 //! (exact values, Proposition 1, Theorem 1 in both forms, Theorem 2 and

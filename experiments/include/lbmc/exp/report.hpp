@@ -1,8 +1,8 @@
 // The end of every experiment command: collects result rows and run
 // statistics, prints the seed and throughput on stderr, and writes the
 // readable table, CSV and JSON (DESIGN §3-§4). Output files are opened when
-// the report is made, so an unwritable path fails before any work, and are
-// renamed into place only when complete.
+// the report is made, after every check and before any work, so an
+// unwritable path fails first, and are renamed into place only when complete.
 #pragma once
 
 #include <chrono>
@@ -22,9 +22,10 @@ namespace lbmc::exp {
 class Report {
  public:
   //! `declared`: the experiment's statistics (statistics.hpp); the table
-  //! refuses a row none of them names.
+  //! refuses a row none of them names. Opens the output files of `run`'s
+  //! --csv and --json (written only by finish()).
   Report(std::string experiment, std::vector<std::string> param_names, std::vector<engine::StatisticInfo> declared,
-         const RunOptions& settings, std::string command_line);
+         const AppliedRun& run, std::string command_line);
 
   engine::ResultTable& table() noexcept { return table_; }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/input_file.hpp"
 
 namespace lbmc::exp {
 
@@ -41,8 +43,11 @@ struct RunOptionsText {
 
 //! The common options, checked: the engine's plan (seed, replications,
 //! stopping rule, threads, progress) and how results are judged and written.
+//! Checking changes nothing; apply_run_options applies them.
 struct RunOptions {
+  //! plan.seed is the --seed given; without one, apply_run_options draws it.
   engine::RunPlan plan;
+  bool seed_given = false;
   double level = 0.95;
   double z_tol = 4.0;
   std::optional<std::string> csv;
@@ -56,6 +61,7 @@ struct RunOptions {
   //! --blocks: this run is a slice whose state, not its rows, is the output.
   bool slice = false;
   std::string checkpoint;
+  double checkpoint_every = 60.0;
 };
 
 //! Registers --reps, --target-rse, --max-reps, --seed, --threads, --level,
@@ -63,9 +69,35 @@ struct RunOptions {
 //! --checkpoint-every, --quiet, --strict on `app`.
 void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps = "1e5");
 
-//! Checks the common options; the seed comes from std::random_device when
-//! none is given. With --checkpoint the run's journal starts recording.
+//! Checks the common options; changes nothing (no thread count, no journal,
+//! no MPI call).
 RunOptions check_run_options(const RunOptionsText& text);
+
+//! The common options applied to the process: the seed (from
+//! std::random_device when none was given; under MPI every rank takes rank
+//! 0's), the OpenMP threads of the work outside the driver (sorting,
+//! distances), and the journal recording to --checkpoint with the run's
+//! input files. Made only by apply_run_options, so that what needs them
+//! applied (output files: Report; the driver's plans: make_plan) comes after
+//! every check.
+class AppliedRun {
+ public:
+  const RunOptions& options() const noexcept { return options_; }
+
+ private:
+  friend AppliedRun apply_run_options(RunOptions checked, const std::vector<engine::InputFile>& inputs);
+  explicit AppliedRun(RunOptions options) : options_(std::move(options)) {}
+  RunOptions options_;
+};
+
+//! Applies checked options (AppliedRun); the one step that changes the
+//! process's state.
+AppliedRun apply_run_options(RunOptions checked, const std::vector<engine::InputFile>& inputs);
+
+//! The files the data of `laws` come from (their empirical samples), each
+//! once; throws engine::InputError when one file was read twice with
+//! different bytes.
+std::vector<engine::InputFile> input_files(const std::vector<dist::LoadLaw>& laws);
 
 //! Runs `parse(text)`, turning an InputError into one naming `option`.
 template <class Parse>
@@ -114,8 +146,8 @@ std::vector<double> parse_costs(const char* option, const std::string& text);
 //! One such cost.
 double parse_cost(const char* option, const std::string& text);
 
-//! settings.plan with the given progress label (the experiment sets the
+//! The applied plan with the given progress label (the experiment sets the
 //! block size).
-engine::RunPlan make_plan(const RunOptions& settings, std::string label);
+engine::RunPlan make_plan(const AppliedRun& run, std::string label);
 
 }  // namespace lbmc::exp
