@@ -39,8 +39,10 @@ void check(bool ok) {
   if (!ok) std::abort();
 }
 
-void read_out(const QuantileStore& s) {
-  if (s.count() == 0) return;
+void read_out(const QuantileStore& loaded) {
+  if (loaded.count() == 0) return;
+  QuantileStore store = loaded;
+  const lbmc::engine::QuantileResult s = store.finalize();
   for (const double alpha : {1e-4, 0.5, 0.9999}) {
     const auto q = s.quantile(alpha, 0.95);
     (void)s.resolution(q.value);

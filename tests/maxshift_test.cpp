@@ -272,7 +272,7 @@ TEST_SUITE("statistical") {
     CHECK(one.max_rshift.mean() == two.max_rshift.mean());
     CHECK(one.d_ge_1.hits() == two.d_ge_1.hits());
     CHECK(one.covariance->covariance() == two.covariance->covariance());
-    CHECK(std::ranges::equal(one.w_prime_values.sorted_values(), two.w_prime_values.sorted_values()));
+    CHECK(std::ranges::equal(one.w_prime_values.result().sorted_values(), two.w_prime_values.result().sorted_values()));
   }
 
   TEST_CASE("maxshift: P(D >= 1) and P(W' = 0) of integer loads - ties included - against enumeration") {

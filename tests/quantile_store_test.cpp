@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include <boost/math/distributions/binomial.hpp>
@@ -20,14 +21,14 @@ TEST_SUITE("fast") {
   TEST_CASE("quantile store: empirical quantile is X_(ceil(alpha R))") {
     QuantileStore store;
     for (int i = 100; i >= 1; --i) store.add(i);  // 1..100, unsorted
-    CHECK(store.quantile(0.95, 0.95).value == 95.0);
-    CHECK(store.quantile(0.951, 0.95).value == 96.0);
-    CHECK(store.quantile(0.5, 0.95).value == 50.0);
-    const auto q = store.quantile(0.5, 0.95);
+    CHECK(store.finalize().quantile(0.95, 0.95).value == 95.0);
+    CHECK(store.finalize().quantile(0.951, 0.95).value == 96.0);
+    CHECK(store.finalize().quantile(0.5, 0.95).value == 50.0);
+    const auto q = store.finalize().quantile(0.5, 0.95);
     CHECK(q.low < 50.0);
     CHECK(q.high > 50.0);
-    CHECK(store.fraction_at_most(10.0) == doctest::Approx(0.10));
-    CHECK(store.fraction_equal(10.0) == doctest::Approx(0.01));
+    CHECK(store.finalize().fraction_at_most(10.0) == doctest::Approx(0.10));
+    CHECK(store.finalize().fraction_equal(10.0) == doctest::Approx(0.01));
   }
 
   TEST_CASE("quantile store: selected order statistics equal those of a full sort") {
@@ -45,7 +46,7 @@ TEST_SUITE("fast") {
     // Levels read out of order, repeated, and at both ends.
     for (double alpha : {0.5, 0.95, 0.05, 0.5, 1e-5, 0.99999, 0.3, 0.31, 0.7}) {
       CAPTURE(alpha);
-      const auto q = store.quantile(alpha, 0.95);
+      const auto q = store.finalize().quantile(alpha, 0.95);
       const auto rank = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(alpha * r)));
       CHECK(q.value == values[rank - 1]);
       CHECK(q.low <= q.value);
@@ -63,7 +64,7 @@ TEST_SUITE("fast") {
         CHECK(std::binary_search(values.begin(), values.end(), q.high));
       }
     }
-    CHECK(std::ranges::equal(store.sorted_values(), values));
+    CHECK(std::ranges::equal(store.finalize().sorted_values(), values));
   }
 
   TEST_CASE("quantile store: interval ranks have the binomial coverage") {
@@ -71,7 +72,7 @@ TEST_SUITE("fast") {
     // P(l <= B < u), B ~ Bin(R, alpha), is at least the level.
     QuantileStore store;
     for (int i = 1; i <= 1000; ++i) store.add(i);
-    const auto q = store.quantile(0.9, 0.95);
+    const auto q = store.finalize().quantile(0.9, 0.95);
     const auto l = static_cast<double>(q.low), u = static_cast<double>(q.high);
     CHECK(l < 900.0);
     CHECK(u > 900.0);
@@ -94,11 +95,11 @@ TEST_SUITE("fast") {
     CHECK_FALSE(capped.exact());
     CHECK(capped.count() == 10000);
     for (double alpha : {0.01, 0.3, 0.5, 0.95, 0.999}) {
-      CHECK(capped.quantile(alpha, 0.95).value == exact_store.quantile(alpha, 0.95).value);
-      CHECK(capped.quantile(alpha, 0.95).low == exact_store.quantile(alpha, 0.95).low);
-      CHECK(capped.quantile(alpha, 0.95).high == exact_store.quantile(alpha, 0.95).high);
+      CHECK(capped.finalize().quantile(alpha, 0.95).value == exact_store.finalize().quantile(alpha, 0.95).value);
+      CHECK(capped.finalize().quantile(alpha, 0.95).low == exact_store.finalize().quantile(alpha, 0.95).low);
+      CHECK(capped.finalize().quantile(alpha, 0.95).high == exact_store.finalize().quantile(alpha, 0.95).high);
     }
-    CHECK(capped.fraction_equal(42.0) == exact_store.fraction_equal(42.0));
+    CHECK(capped.finalize().fraction_equal(42.0) == exact_store.finalize().fraction_equal(42.0));
   }
 
   TEST_CASE("quantile store: continuous data past the cap is within one bucket") {
@@ -114,14 +115,14 @@ TEST_SUITE("fast") {
     REQUIRE_FALSE(capped.exact());
     for (double alpha : {0.1, 0.5, 0.9, 0.99}) {
       CAPTURE(alpha);
-      const double exact = exact_store.quantile(alpha, 0.95).value;
-      const double bucket = capped.resolution(exact);
+      const double exact = exact_store.finalize().quantile(alpha, 0.95).value;
+      const double bucket = capped.finalize().resolution(exact);
       CHECK(bucket <= 0x1p-19 * exact);  // 2^-20 of a binade, at most 2^-19 relative
-      CHECK(std::abs(capped.quantile(alpha, 0.95).value - exact) <= bucket);
+      CHECK(std::abs(capped.finalize().quantile(alpha, 0.95).value - exact) <= bucket);
     }
     // The tails hold few values per binade: they stay exact.
-    CHECK(capped.resolution(exact_store.quantile(0.9999, 0.95).value) == 0.0);
-    CHECK(capped.quantile(0.9999, 0.95).value == exact_store.quantile(0.9999, 0.95).value);
+    CHECK(capped.finalize().resolution(exact_store.finalize().quantile(0.9999, 0.95).value) == 0.0);
+    CHECK(capped.finalize().quantile(0.9999, 0.95).value == exact_store.finalize().quantile(0.9999, 0.95).value);
   }
 
   TEST_CASE("quantile store: past the cap the content does not depend on how blocks were merged") {
@@ -158,17 +159,17 @@ TEST_SUITE("fast") {
       }
       tree.merge(level.front());
       REQUIRE_FALSE(forward.exact());
-      for (const QuantileStore* other : {&backward, &tree}) {
+      for (QuantileStore* other : {&backward, &tree}) {
         CHECK(other->count() == forward.count());
         for (double alpha : {1e-4, 0.01, 0.3, 0.5, 0.95, 0.999}) {
           CAPTURE(alpha);
-          const auto a = forward.quantile(alpha, 0.95);
-          const auto b = other->quantile(alpha, 0.95);
+          const auto a = forward.finalize().quantile(alpha, 0.95);
+          const auto b = other->finalize().quantile(alpha, 0.95);
           CHECK(a.value == b.value);
           CHECK(a.low == b.low);
           CHECK(a.high == b.high);
         }
-        CHECK(other->fraction_at_most(0.5) == forward.fraction_at_most(0.5));
+        CHECK(other->finalize().fraction_at_most(0.5) == forward.finalize().fraction_at_most(0.5));
       }
     }
   }
@@ -202,13 +203,13 @@ TEST_SUITE("fast") {
       CHECK(lbmc::engine::to_bytes(merged) == lbmc::engine::to_bytes(one_by_one));
       for (double alpha : {1e-6, 0.01, 0.5, 0.95, 0.999999}) {
         CAPTURE(alpha);
-        const auto a = merged.quantile(alpha, 0.95);
-        const auto b = one_by_one.quantile(alpha, 0.95);
+        const auto a = merged.finalize().quantile(alpha, 0.95);
+        const auto b = one_by_one.finalize().quantile(alpha, 0.95);
         CHECK(a.value == b.value);
         CHECK(a.low == b.low);
         CHECK(a.high == b.high);
       }
-      CHECK(merged.fraction_at_most(0.25) == one_by_one.fraction_at_most(0.25));
+      CHECK(merged.finalize().fraction_at_most(0.25) == one_by_one.finalize().fraction_at_most(0.25));
     }
   }
 
@@ -232,12 +233,12 @@ TEST_SUITE("fast") {
       REQUIRE_FALSE(often.exact());
       CHECK(often.count() == once.count());
       for (double alpha : {0.01, 0.3, 0.5, 0.95, 0.999}) {
-        CHECK(often.quantile(alpha, 0.95).value == once.quantile(alpha, 0.95).value);
-        CHECK(often.quantile(alpha, 0.95).low == once.quantile(alpha, 0.95).low);
-        CHECK(often.quantile(alpha, 0.95).high == once.quantile(alpha, 0.95).high);
+        CHECK(often.finalize().quantile(alpha, 0.95).value == once.finalize().quantile(alpha, 0.95).value);
+        CHECK(often.finalize().quantile(alpha, 0.95).low == once.finalize().quantile(alpha, 0.95).low);
+        CHECK(often.finalize().quantile(alpha, 0.95).high == once.finalize().quantile(alpha, 0.95).high);
       }
-      CHECK(often.fraction_at_most(17.0) == once.fraction_at_most(17.0));
-      if (integers) CHECK(often.fraction_equal(17.0) == once.fraction_equal(17.0));
+      CHECK(often.finalize().fraction_at_most(17.0) == once.finalize().fraction_at_most(17.0));
+      if (integers) CHECK(often.finalize().fraction_equal(17.0) == once.finalize().fraction_equal(17.0));
     }
   }
 
@@ -254,8 +255,23 @@ TEST_SUITE("fast") {
     CHECK(a.count() == 3);
     CHECK(b.count() == 4);
     CHECK(c.count() == 5);
-    CHECK(std::ranges::equal(b.sorted_values(), std::vector<double>{0.5, 1.0, 2.0, 3.0}));
-    CHECK(std::ranges::equal(c.sorted_values(), std::vector<double>{0.5, 1.0, 2.0, 3.0, 10.0}));
-    CHECK(std::ranges::equal(a.sorted_values(), std::vector<double>{1.0, 2.0, 3.0}));
+    CHECK(std::ranges::equal(b.finalize().sorted_values(), std::vector<double>{0.5, 1.0, 2.0, 3.0}));
+    CHECK(std::ranges::equal(c.finalize().sorted_values(), std::vector<double>{0.5, 1.0, 2.0, 3.0, 10.0}));
+    CHECK(std::ranges::equal(a.finalize().sorted_values(), std::vector<double>{1.0, 2.0, 3.0}));
+  }
+}
+
+TEST_SUITE("fast") {
+  TEST_CASE("quantile store: reads come from finalize - a store changed since refuses them") {
+    QuantileStore store;
+    for (const double x : {3.0, 1.0, 2.0}) store.add(x);
+    CHECK_THROWS_AS(store.result(), std::logic_error);
+    CHECK(store.finalize().quantile(0.5, 0.95).value == 2.0);
+    CHECK(store.result().sorted_values().size() == 3);
+    store.add(0.0);
+    CHECK_THROWS_AS(store.result(), std::logic_error);
+    CHECK(store.finalize().quantile(0.25, 0.95).value == 0.0);
+    QuantileStore copy = store;  // a finalized copy reads as the original
+    CHECK(copy.result().fraction_at_most(1.0) == 0.5);
   }
 }

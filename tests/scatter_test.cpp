@@ -55,7 +55,7 @@ void check_against_exact(const std::string& spec, std::int64_t tasks, std::int64
   CHECK(std::abs(sample.l.mean() - mean) <= 4 * sample.l.mean_se());
   for (double c : {0.5, 0.99}) {
     CAPTURE(c);
-    const auto q = sample.l_values.quantile(c, 0.95);
+    const auto q = sample.l_values.result().quantile(c, 0.95);
     const double ref = *analytic::scatter_exact_quantile(law, tasks, procs, c);
     CHECK(std::abs(q.value - ref) <= 4 * q.se);
   }
@@ -126,7 +126,7 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(analytic::scatter_scale(dist::Uniform{-2.0, 1.0}, 10), engine::InputError);
     const auto sample = simulate("constant:2", 10, 100, 1000, 1);
     CHECK(sample.l.mean() == 0.0);
-    CHECK(sample.l_obs_values.quantile(0.99, 0.95).value == 0.0);
+    CHECK(sample.l_obs_values.result().quantile(0.99, 0.95).value == 0.0);
   }
 }
 
@@ -144,8 +144,8 @@ TEST_SUITE("statistical") {
     CHECK(one.l.mean() == two.l.mean());
     CHECK(one.l.mean_se() == two.l.mean_se());
     CHECK(one.l_obs.mean() == two.l_obs.mean());
-    CHECK(std::ranges::equal(one.l_values.sorted_values(), two.l_values.sorted_values()));
-    CHECK(std::ranges::equal(one.l_obs_values.sorted_values(), two.l_obs_values.sorted_values()));
+    CHECK(std::ranges::equal(one.l_values.result().sorted_values(), two.l_values.result().sorted_values()));
+    CHECK(std::ranges::equal(one.l_obs_values.result().sorted_values(), two.l_obs_values.result().sorted_values()));
   }
 
   TEST_CASE("scatter: a wrong law is detected") {

@@ -34,7 +34,9 @@ T round_trip(const T& original, T loaded = T{}) {
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 // Every quantile the store reports, with its interval, at a few levels.
-std::vector<double> readout(const QuantileStore& s) {
+std::vector<double> readout(const QuantileStore& store) {
+  QuantileStore finalized = store;
+  const QuantileResult s = finalized.finalize();
   std::vector<double> out{static_cast<double>(s.count())};
   for (const double alpha : {1e-4, 0.05, 0.5, 0.95, 0.9999}) {
     const QuantileEstimate q = s.quantile(alpha, 0.95);

@@ -53,6 +53,7 @@ Toy toy() {
     t.x_values.add(v);
   }
   t.hit.add(1, 4);
+  t.x_values.finalize();
   return t;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -76,7 +77,8 @@ QuantileStore::QuantileStore(const QuantileStore& other)
       values_(other.values_),
       gathered_(other.gathered_),
       sorted_(other.sorted_),
-      sketch_(other.sketch_ ? std::make_unique<Sketch>(*other.sketch_) : nullptr) {}
+      sketch_(other.sketch_ ? std::make_unique<Sketch>(*other.sketch_) : nullptr),
+      finalized_(other.finalized_) {}
 
 QuantileStore& QuantileStore::operator=(const QuantileStore& other) {
   if (this != &other) *this = QuantileStore(other);
@@ -85,6 +87,7 @@ QuantileStore& QuantileStore::operator=(const QuantileStore& other) {
 
 void QuantileStore::add(double x) {
   ++count_;
+  finalized_ = false;
   if (sketch_) {
     sketch_add({&x, 1});
     return;
@@ -107,6 +110,7 @@ std::span<double> QuantileStore::append(std::size_t count) {
   blocks_.push_back(block);
   count_ += static_cast<std::int64_t>(count);
   gathered_ = false;
+  finalized_ = false;
   // A store past its cap bins the block when the next merge or read comes;
   // the kernel writes the values first.
   return std::span<double>(*block);
@@ -114,6 +118,7 @@ std::span<double> QuantileStore::append(std::size_t count) {
 
 void QuantileStore::merge(const QuantileStore& other) {
   if (other.count_ == 0) return;
+  finalized_ = false;
   if (!sketch_ && !other.sketch_ && static_cast<std::size_t>(count_ + other.count_) <= cap_) {
     if (!other.values_.empty()) {
       blocks_.push_back(std::make_shared<std::vector<double>>(other.values_.begin(), other.values_.end()));
@@ -320,8 +325,23 @@ void QuantileStore::sketch_merge(const Sketch& other) {
   }
 }
 
+bool QuantileStore::unsettled() const noexcept {
+  if (!sketch_) return static_cast<std::size_t>(count_) > cap_;
+  return !values_.empty() || !blocks_.empty();
+}
+
 void QuantileStore::save(ByteWriter& out) const {
-  settle();
+  if (!unsettled()) {
+    save_settled(out);
+    return;
+  }
+  // The bytes of the canonical form, which reads and merges would reach.
+  QuantileStore settled(*this);
+  settled.settle();
+  settled.save_settled(out);
+}
+
+void QuantileStore::save_settled(ByteWriter& out) const {
   out.u64(cap_);
   out.u64(exact_per_page_);
   out.u64(count32_limit_);
@@ -423,6 +443,7 @@ void QuantileStore::load(ByteReader& in) {
 }
 
 void QuantileStore::to_sketch_early() {
+  finalized_ = false;
   if (sketch_) {
     settle();
   } else {
@@ -430,18 +451,37 @@ void QuantileStore::to_sketch_early() {
   }
 }
 
-void QuantileStore::settle() const {
-  auto& self = const_cast<QuantileStore&>(*this);
+void QuantileStore::settle() {
   if (!sketch_) {
-    if (static_cast<std::size_t>(count_) > cap_) self.to_sketch();
+    if (static_cast<std::size_t>(count_) > cap_) to_sketch();
     return;
   }
-  self.sketch_add_all(unbinned());
+  sketch_add_all(unbinned());
   values_.clear();
   blocks_.clear();
 }
 
-void QuantileStore::gather() const {
+QuantileResult QuantileStore::finalize() {
+  settle();
+  if (!sketch_) {
+    gather();
+    if (!sorted_) {
+      // On the OpenMP threads; the same values in the same order for any
+      // thread count.
+      radix_sort(values_);
+      sorted_ = true;
+    }
+  }
+  finalized_ = true;
+  return QuantileResult(*this);
+}
+
+QuantileResult QuantileStore::result() const {
+  if (!finalized_) throw std::logic_error("a quantile store read before finalize()");
+  return QuantileResult(*this);
+}
+
+void QuantileStore::gather() {
   if (gathered_) return;
   // Each block copied to its place on the OpenMP threads (the array is not
   // zeroed first: the copies write every element).
@@ -459,26 +499,32 @@ void QuantileStore::gather() const {
   sorted_ = false;
 }
 
-double QuantileStore::resolution(double x) const {
-  settle();
-  if (!sketch_ || sketch_->integer_keys) return 0.0;
+std::int64_t QuantileResult::count() const noexcept { return store_->count_; }
+
+bool QuantileResult::exact() const noexcept { return store_->exact(); }
+
+double QuantileResult::resolution(double x) const {
+  const auto& sketch = store_->sketch_;
+  if (!sketch || sketch->integer_keys) return 0.0;
   const Slot slot = float_slot(x);
-  const auto it = sketch_->pages.find(slot.page);
-  if (it == sketch_->pages.end() || !it->second.dense()) return 0.0;
+  const auto it = sketch->pages.find(slot.page);
+  if (it == sketch->pages.end() || !it->second.dense()) return 0.0;
   return float_bucket_high(slot.page, slot.bucket) - float_bucket_low(slot.page, slot.bucket);
 }
 
-double QuantileStore::order_statistic(std::int64_t rank) const {
-  if (!sketch_) return sorted_values()[static_cast<std::size_t>(rank - 1)];
+double QuantileResult::order_statistic(std::int64_t rank) const {
+  const auto& sketch = store_->sketch_;
+  if (!sketch) return sorted_values()[static_cast<std::size_t>(rank - 1)];
   std::int64_t below = 0;
-  for (auto& [key, page] : sketch_->pages) {
+  for (const auto& [key, page] : sketch->pages) {
     if (below + page.count < rank) {
       below += page.count;
       continue;
     }
     const std::int64_t within = rank - below;  // 1-based rank inside the page
     if (!page.dense()) {
-      auto& values = const_cast<std::vector<double>&>(page.values);
+      // A page holds at most exact_per_page values: selected in a copy.
+      std::vector<double> values = page.values;
       const auto at = values.begin() + (within - 1);
       std::nth_element(values.begin(), at, values.end());
       return *at;
@@ -490,7 +536,7 @@ double QuantileStore::order_statistic(std::int64_t rank) const {
         before += here;
         continue;
       }
-      if (sketch_->integer_keys) return integer_value(key, b);
+      if (sketch->integer_keys) return integer_value(key, b);
       const double low = float_bucket_low(key, b);
       const double high = float_bucket_high(key, b);
       return low + (high - low) * (static_cast<double>(within - before) / static_cast<double>(here));
@@ -499,7 +545,7 @@ double QuantileStore::order_statistic(std::int64_t rank) const {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-QuantileInterval QuantileStore::interval(double alpha, double level) const {
+QuantileInterval QuantileResult::interval(double alpha, double level) const {
   const std::int64_t r = count();
   const double inf = std::numeric_limits<double>::infinity();
   if (r == 0) return {-inf, inf};
@@ -509,7 +555,6 @@ QuantileInterval QuantileStore::interval(double alpha, double level) const {
   // With l = 0 or u = R + 1 the bound is beyond the sample: that end is open.
   const std::int64_t k_low = binomial_count(r, alpha, tail);
   const std::int64_t k_high = binomial_count(r, alpha, 1.0 - tail);
-  settle();
   QuantileInterval bounds;
   bounds.low = k_low >= 1 ? order_statistic(std::min(k_low, r)) : -inf;
   bounds.high =
@@ -517,7 +562,7 @@ QuantileInterval QuantileStore::interval(double alpha, double level) const {
   return bounds;
 }
 
-QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
+QuantileEstimate QuantileResult::quantile(double alpha, double level) const {
   const std::int64_t r = count();
   if (r == 0) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -525,7 +570,7 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   }
   const auto rank = std::clamp<std::int64_t>(
       static_cast<std::int64_t>(std::ceil(alpha * static_cast<double>(r))), 1, r);
-  const QuantileInterval bounds = interval(alpha, level);  // settles the store
+  const QuantileInterval bounds = interval(alpha, level);
   QuantileEstimate est;
   est.low = bounds.low;
   est.high = bounds.high;
@@ -535,22 +580,22 @@ QuantileEstimate QuantileStore::quantile(double alpha, double level) const {
   return est;
 }
 
-double QuantileStore::fraction_at_most(double x) const {
+double QuantileResult::fraction_at_most(double x) const {
   if (count() == 0) return std::numeric_limits<double>::quiet_NaN();
-  settle();
+  const auto& sketch = store_->sketch_;
   std::int64_t hits = 0;
-  if (!sketch_) {
+  if (!sketch) {
     if (std::isnan(x)) return 0.0;
     const std::span<const double> sorted = sorted_values();
     hits = std::upper_bound(sorted.begin(), sorted.end(), x) - sorted.begin();
   } else {
-    for (const auto& [key, page] : sketch_->pages) {
+    for (const auto& [key, page] : sketch->pages) {
       if (!page.dense()) {
         hits += std::count_if(page.values.begin(), page.values.end(), [x](double v) { return v <= x; });
         continue;
       }
       for (std::size_t b = 0; b < kBuckets; ++b) {
-        const double top = sketch_->integer_keys ? integer_value(key, b) : float_bucket_high(key, b);
+        const double top = sketch->integer_keys ? integer_value(key, b) : float_bucket_high(key, b);
         if (top <= x) hits += static_cast<std::int64_t>(bucket_count(page.counts32, page.counts64, b));
       }
     }
@@ -558,21 +603,21 @@ double QuantileStore::fraction_at_most(double x) const {
   return static_cast<double>(hits) / static_cast<double>(count());
 }
 
-double QuantileStore::fraction_equal(double x) const {
+double QuantileResult::fraction_equal(double x) const {
   if (count() == 0) return std::numeric_limits<double>::quiet_NaN();
-  settle();
+  const auto& sketch = store_->sketch_;
   std::int64_t hits = 0;
-  if (!sketch_) {
+  if (!sketch) {
     const std::span<const double> sorted = sorted_values();
     const auto [first, last] = std::equal_range(sorted.begin(), sorted.end(), x);
     hits = last - first;
   } else {
-    const bool integers = sketch_->integer_keys;
+    const bool integers = sketch->integer_keys;
     if (integers && !is_integer_key(x)) return 0.0;
     const Slot slot = integers ? integer_slot(x) : float_slot(x);
-    const auto it = sketch_->pages.find(slot.page);
-    if (it != sketch_->pages.end()) {
-      const Page& page = it->second;
+    const auto it = sketch->pages.find(slot.page);
+    if (it != sketch->pages.end()) {
+      const auto& page = it->second;
       if (!page.dense()) {
         hits = std::count(page.values.begin(), page.values.end(), x);
       } else if (integers) {
@@ -585,17 +630,9 @@ double QuantileStore::fraction_equal(double x) const {
   return static_cast<double>(hits) / static_cast<double>(count());
 }
 
-std::span<const double> QuantileStore::sorted_values() const {
-  settle();
-  if (sketch_) return {};
-  gather();
-  if (!sorted_) {
-    // On the OpenMP threads; the same values in the same order for any
-    // thread count.
-    radix_sort(values_);
-    sorted_ = true;
-  }
-  return values_;
+std::span<const double> QuantileResult::sorted_values() const {
+  if (store_->sketch_) return {};
+  return store_->values_;
 }
 
 }  // namespace lbmc::engine

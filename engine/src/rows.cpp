@@ -84,7 +84,7 @@ Estimate proportion_estimate(const Proportion& p, double level, double z_tol) {
   return estimate;
 }
 
-Estimate quantile_estimate(const QuantileStore& q, double alpha, double level, double z_tol) {
+Estimate quantile_estimate(const QuantileResult& q, double alpha, double level, double z_tol) {
   const double check_level = verdict_level(z_tol);
   const QuantileInterval verdict = q.interval(alpha, check_level);
   const QuantileEstimate e = q.quantile(alpha, level);

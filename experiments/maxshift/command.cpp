@@ -173,7 +173,7 @@ class MaxShiftCommand final : public Command {
     if (values.exact()) {
       // KS distance to each law; its se is the expected distance under the
       // reference law itself, E(√R·D_R) → √(π/2) ln 2 (the Kolmogorov mean).
-      const auto& sorted = values.sorted_values();
+      const auto sorted = values.result().sorted_values();
       const auto r = static_cast<double>(sorted.size());
       const double se = analytic::mean(analytic::Kolmogorov{}) / std::sqrt(r);
       const double limit_ks = engine::ks_distance(sorted, [&](double x) { return analytic::cdf(limit, x); });

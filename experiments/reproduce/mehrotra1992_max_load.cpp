@@ -41,7 +41,7 @@ std::vector<Claim> mehrotra1992_max_load(const ReproduceContext& ctx) {
   for (const auto& [n, printed] : percentiles) {
     const std::string id = fmt::format("max-load-q95-n{}", n);
     const MaxLoadSample sample = simulate_max_load(kStandardNormal, n, ctx.plan(id, kReps)).sample;
-    const auto q = sample.quantiles.quantile(kAlpha, ctx.level);
+    const auto q = sample.quantiles.result().quantile(kAlpha, ctx.level);
     const double exact = analytic::max_quantile(kStandardNormal, n, kAlpha);
     const double gumbel = analytic::quantile(analytic::gumbel_paper(0.0, 1.0, n), kAlpha);
     claims.push_back(

@@ -120,7 +120,7 @@ void right_shift_percentiles(const ReproduceContext& ctx, std::vector<Claim>& cl
     samples.push_back(simulate_max_shift(kStandardNormal, n, false, ctx.plan(id, 1'000'000)).sample);
     const MaxShiftSample& s = samples.back();
     const double root_n = std::sqrt(static_cast<double>(n));
-    const auto q = s.w_prime_values.quantile(0.95, ctx.level);
+    const auto q = s.w_prime_values.result().quantile(0.95, ctx.level);
     const double limit = root_n * analytic::quantile(analytic::BridgeMaximum{}, 0.95);
     const double corrected = limit - analytic::monitoring_beta();  // σ√n·(q − β/√n) = σ(√n q − β)
     claims.push_back(

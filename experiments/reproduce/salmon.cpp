@@ -54,7 +54,7 @@ std::vector<Claim> salmon_claims(const ReproduceContext& ctx) {
   {
     const std::string id = "lc-constant-exact-normal";
     const ScatterSample sample = simulate_scatter(dist::Normal{1.0, 1.0}, 1, kProcs, ctx.plan(id, 200'000)).sample;
-    const auto q = sample.l_values.quantile(kConfidence, ctx.level);
+    const auto q = sample.l_values.result().quantile(kConfidence, ctx.level);
     claims.push_back(
         {"", id, kLocation, kPrinted, normal_limit, q.value, q.se, classify(kPrinted, normal_limit, printed_form),
          fmt::format("With the processor times exactly normal (the CLT limit) and no further approximation, "
@@ -65,7 +65,7 @@ std::vector<Claim> salmon_claims(const ReproduceContext& ctx) {
                      percent_off(log_kept, normal_limit))});
 
     const double confidence = analytic::normal_limit_confidence(kProcs, 4.6);
-    const double p = sample.l_values.fraction_at_most(4.6);
+    const double p = sample.l_values.result().fraction_at_most(4.6);
     const double reps = static_cast<double>(sample.l.count());
     claims.push_back(
         {"", "confidence-of-4.6", kLocation, "0.99", confidence, p, std::sqrt(p * (1.0 - p) / reps), ClaimVerdict::differs,
@@ -84,7 +84,7 @@ std::vector<Claim> salmon_claims(const ReproduceContext& ctx) {
     const double exact = root_n * *analytic::scatter_exact_quantile(law, n, kProcs, kConfidence);
     const auto reps = static_cast<std::int64_t>(kSweepVariates / (static_cast<double>(n) * kProcs));
     const ScatterSample sample = simulate_scatter(law, n, kProcs, ctx.plan(id, reps)).sample;
-    const auto q = sample.l_values.quantile(kConfidence, ctx.level);
+    const auto q = sample.l_values.result().quantile(kConfidence, ctx.level);
     claims.push_back(
         {"", id, fmt::format("final equation, exponential tasks, n = {}, N_proc = 1000, c = 99%", n), kPrinted,
          exact, root_n * q.value, root_n * q.se, classify(kPrinted, exact, printed_form),

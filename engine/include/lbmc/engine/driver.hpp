@@ -357,6 +357,8 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   report.reps = std::min(state.next * plan.block_reps, limit) - std::min(first_block * plan.block_reps, limit);
   if (cluster::is_root()) with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
   share_total(total);
+  // The total's quantile stores in their canonical form, sorted for reads.
+  for_each_quantile_store(total, [](QuantileStore& store) { store.finalize(); });
   if (open_ended) report.target_reached = relative_se_met(watched_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

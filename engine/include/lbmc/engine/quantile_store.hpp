@@ -24,12 +24,21 @@
 // it 32 KiB per sparse page and 4 (or 8) MiB per dense page; a variable
 // spread over b binades (or b·2^20 integers) holds at most 8·b MiB.
 //
+// The store is an accumulator (add, append, merge, save, load); its
+// quantiles are read from the QuantileResult that finalize() returns (as
+// ALPSCore alea's accumulators give results), once every value is in:
+// finalize() brings the store to its canonical form (a sketch past the cap,
+// every block binned) and sorts what the reads look up. The driver finalizes
+// a run's total (driver.hpp), so the reads of a finished run need no
+// mutation; result() gives the reads of a finalized store and refuses one
+// that changed since.
+//
 // Merging exact stores shares their blocks of values instead of copying
 // them: blocks are written once by the kernel that fills them and gathered
-// into one array only when the store is first read, then sorted on the OpenMP
-// threads (radix_sort.hpp), 8 more bytes a value while the sort runs; every
-// read after it is a look-up (saving the store as bytes, for a checkpoint,
-// reads the blocks where they are).
+// into one array only by finalize(), then sorted on the OpenMP threads
+// (radix_sort.hpp), 8 more bytes a value while the sort runs; every read
+// after it is a look-up (saving the store as bytes, for a checkpoint, reads
+// the blocks where they are).
 #pragma once
 
 #include <cstddef>
@@ -62,6 +71,36 @@ struct QuantileEstimate {
 struct QuantileInterval {
   double low = 0.0;
   double high = 0.0;
+};
+
+class QuantileStore;
+
+//! The quantiles of a finalized store (QuantileStore::finalize): read-only,
+//! valid while the store lives unchanged.
+class QuantileResult {
+ public:
+  std::int64_t count() const noexcept;
+  bool exact() const noexcept;
+  //! 0 where the value x is known exactly (exact store, integer pages, pages
+  //! holding their values), else the width of x's bucket.
+  double resolution(double x) const;
+  //! The α-quantile, inf{x : F_R(x) ≥ α}, with its interval at `level`.
+  QuantileEstimate quantile(double alpha, double level) const;
+  //! The order-statistic interval of the α-quantile at `level` alone.
+  QuantileInterval interval(double alpha, double level) const;
+  //! The empirical P(X <= x) (a bucket counts when its upper end is <= x)
+  //! and P(X == x) (NaN where x lies in a counted float bucket).
+  double fraction_at_most(double x) const;
+  double fraction_equal(double x) const;
+  //! Sorted values (exact stores only; empty for a sketch).
+  std::span<const double> sorted_values() const;
+
+ private:
+  friend class QuantileStore;
+  explicit QuantileResult(const QuantileStore& store) : store_(&store) {}
+  // The value of the r-th smallest observation, 1-based.
+  double order_statistic(std::int64_t rank) const;
+  const QuantileStore* store_;
 };
 
 class QuantileStore {
@@ -100,20 +139,13 @@ class QuantileStore {
   //! multiset of values, is then the same (and a few MiB travel instead of
   //! 8 bytes a value). Binning runs in OpenMP tasks as a merge's does.
   void to_sketch_early();
-  //! 0 where the value x is known exactly (exact store, integer pages, pages
-  //! holding their values), else the width of x's bucket.
-  double resolution(double x) const;
-
-  //! The α-quantile, inf{x : F_R(x) ≥ α}, with its interval at `level`.
-  QuantileEstimate quantile(double alpha, double level) const;
-  //! The order-statistic interval of the α-quantile at `level` alone.
-  QuantileInterval interval(double alpha, double level) const;
-  //! The empirical P(X <= x) (a bucket counts when its upper end is <= x)
-  //! and P(X == x) (NaN where x lies in a counted float bucket).
-  double fraction_at_most(double x) const;
-  double fraction_equal(double x) const;
-  //! Sorted values (exact stores only; empty for a sketch).
-  std::span<const double> sorted_values() const;
+  //! Brings the store to its canonical form and sorts what reads look up;
+  //! returns its reads. Adding or merging afterwards is allowed (the store
+  //! is finalized again before the next read).
+  QuantileResult finalize();
+  //! The reads of a store finalized since its last change; throws
+  //! std::logic_error for one that was not.
+  QuantileResult result() const;
 
   //! The store's content as bytes (serial.hpp): its limits, then the values
   //! while exact, else every page of the sketch (a dense page by its nonzero
@@ -137,10 +169,15 @@ class QuantileStore {
     std::map<std::int64_t, Page> pages;  // by page key, ascending in value
   };
 
-  // Brings the store to its canonical form before a read: a sketch past the
-  // cap, with every appended block binned.
-  void settle() const;
-  void gather() const;
+  friend class QuantileResult;
+  // Brings the store to its canonical form: a sketch past the cap, with
+  // every appended block binned.
+  void settle();
+  // True when settle() would change the store.
+  bool unsettled() const noexcept;
+  // The bytes of a settled store.
+  void save_settled(ByteWriter& out) const;
+  void gather();
   void to_sketch();
   // The exact values not in the sketch yet, in order.
   std::vector<std::span<const double>> unbinned() const;
@@ -161,8 +198,6 @@ class QuantileStore {
   void widen_for(Page& page, std::uint64_t more) const;
   void make_dense(Page& page);
   void to_float_keys();
-  // The value of the r-th smallest observation, 1-based.
-  double order_statistic(std::int64_t rank) const;
 
   std::size_t cap_ = kDefaultCap;
   std::size_t exact_per_page_ = kExactPerPage;
@@ -170,13 +205,15 @@ class QuantileStore {
   std::int64_t count_ = 0;
   // Exact values, in blocks shared between stores (never changed once
   // merged into another store).
-  mutable std::vector<std::shared_ptr<std::vector<double>>> blocks_;
+  std::vector<std::shared_ptr<std::vector<double>>> blocks_;
   // Exact values gathered into one array and sorted (radix_sort.hpp, on the
-  // OpenMP threads) by the first read: every later read is a look-up.
-  mutable ScratchVector<double> values_;
-  mutable bool gathered_ = true;
-  mutable bool sorted_ = true;
+  // OpenMP threads) by finalize(): every read is a look-up.
+  ScratchVector<double> values_;
+  bool gathered_ = true;
+  bool sorted_ = true;
   std::unique_ptr<Sketch> sketch_;
+  // finalize() ran and nothing changed since: reads may look up.
+  bool finalized_ = false;
 
  public:
   QuantileStore(const QuantileStore& other);

@@ -48,7 +48,7 @@ Estimate proportion_estimate(const Proportion& p, double level, double z_tol);
 //! the order-statistic interval at verdict_level(z_tol), and a side that
 //! interval cannot bound (beyond the sample) leaves the check undecided with
 //! a note naming the replications it needs.
-Estimate quantile_estimate(const QuantileStore& q, double alpha, double level, double z_tol);
+Estimate quantile_estimate(const QuantileResult& q, double alpha, double level, double z_tol);
 //! The level 1 − 2Φ(−z_tol) of the intervals that decide exact checks of
 //! quantiles and proportions (6.3e-5 outside at z_tol = 4).
 double verdict_level(double z_tol);
@@ -81,7 +81,7 @@ class PointRows {
   //! quantile_statistic(variable, alpha) = the α-quantile of `q`, against `refs`.
   void quantile(std::string_view variable, const QuantileStore& q, double alpha,
                 const std::vector<Reference>& refs = {}) {
-    add(quantile_statistic(variable, alpha), quantile_estimate(q, alpha, level_, table_.z_tol), refs);
+    add(quantile_statistic(variable, alpha), quantile_estimate(q.result(), alpha, level_, table_.z_tol), refs);
   }
   //! `statistic` = scale/mean(m) by the delta method, against `refs`.
   void reciprocal(const std::string& statistic, double scale, const Moments& m,
