@@ -7,7 +7,7 @@
 //  - exact Fractions from enumerating all P^N assignments, and 40-digit
 //    values from Miller's power-of-a-polynomial recurrence, both from
 //    tests/reference/balls_into_bins_reference.py (pasted below);
-//  - the dynamic program multinomial_max_cdf_dp (a different algorithm:
+//  - the dynamic program cdf_dynamic_program (a different algorithm:
 //    processor by processor, binomial splits, positive terms only);
 //  - Franklin's Table 1 and §2 text (printed to 2 decimals).
 // Tolerances: multiples of machine epsilon where the value is exact; the
@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include <doctest/doctest.h>
 
@@ -239,8 +240,8 @@ TEST_CASE("balls_into_bins cdf matches exact enumeration for N <= 6 and P <= 4")
     CAPTURE(r.P);
     CAPTURE(r.k);
     // exact rationals: lattice method within 8 ulp, dynamic program within 4 ulp
-    CHECK(rel_close(an::multinomial_max_cdf(r.N, r.P, r.k), r.cdf, 8 * kEps));
-    CHECK(rel_close(an::multinomial_max_cdf_dp(r.N, r.P, r.k), r.cdf, 4 * kEps));
+    CHECK(rel_close(an::cdf(an::MultinomialMax{r.N, r.P}, r.k), r.cdf, 8 * kEps));
+    CHECK(rel_close(an::cdf_dynamic_program(an::MultinomialMax{r.N, r.P}, r.k), r.cdf, 4 * kEps));
   }
 }
 
@@ -248,10 +249,13 @@ TEST_CASE("balls_into_bins moments match exact enumeration for N <= 6 and P <= 4
   for (const auto& r : kTinyMoments) {
     CAPTURE(r.N);
     CAPTURE(r.P);
-    const an::AssignMoments m = an::multinomial_max_moments(r.N, r.P);
+    const an::MultinomialMax max{r.N, r.P};
+    const an::MaxMoments m = an::moments(max);
     CHECK(rel_close(m.mean, r.mean, 8 * kEps));
     // the variance is formed as E(M-c)^2 - (E M - c)^2: error 8 ulp of E(M-c)^2 <= mean^2
     CHECK(std::abs(m.variance - r.variance) <= 8 * kEps * r.mean * r.mean);
+    CHECK(an::mean(max) == m.mean);
+    CHECK(an::variance(max) == m.variance);
   }
 }
 
@@ -259,7 +263,7 @@ TEST_CASE("balls_into_bins moments match the Miller recurrence up to N = P = 100
   for (const auto& r : kMillerMoments) {
     CAPTURE(r.N);
     CAPTURE(r.P);
-    const an::AssignMoments m = an::multinomial_max_moments(r.N, r.P);
+    const an::MaxMoments m = an::moments(an::MultinomialMax{r.N, r.P});
     // not exact values: budget 1e-13 relative on the mean, 1e-12 on the variance
     // (measured errors: a few 1e-15)
     CHECK(rel_close(m.mean, r.mean, 1e-13));
@@ -280,8 +284,9 @@ TEST_CASE("balls_into_bins lattice and dynamic program agree to 1e-10") {
     CAPTURE(c.N);
     CAPTURE(c.P);
     CAPTURE(c.k);
-    const double a = an::multinomial_max_cdf(c.N, c.P, c.k);
-    const double b = an::multinomial_max_cdf_dp(c.N, c.P, c.k);
+    const an::MultinomialMax max{c.N, c.P};
+    const double a = an::cdf(max, c.k);
+    const double b = an::cdf_dynamic_program(max, c.k);
     CHECK(a > 0.0);
     CHECK(rel_close(a, b, 1e-10));
   }
@@ -291,27 +296,27 @@ TEST_CASE("balls_into_bins cdf at N = P = 1e6 matches the 40-digit Miller recurr
   for (const auto& r : kBigCdf) {
     CAPTURE(r.k);
     // budget 1e-10 relative (the long double prefactor: terms of size N ln N = 1.4e7)
-    CHECK(rel_close(an::multinomial_max_cdf(r.N, r.P, r.k), r.cdf, 1e-10));
+    CHECK(rel_close(an::cdf(an::MultinomialMax{r.N, r.P}, r.k), r.cdf, 1e-10));
   }
 }
 
 TEST_CASE("balls_into_bins closed-form edges") {
   // k = N/P: every processor holds exactly N/P: N!/((N/P)!^P P^N); 4!/(2!^2 2^4) = 3/8
-  CHECK(rel_close(an::multinomial_max_cdf(4, 2, 2), 0.375, 2 * kEps));
+  CHECK(rel_close(an::cdf(an::MultinomialMax{4, 2}, 2), 0.375, 2 * kEps));
   // 6!/(2!^3 3^6) = 90/729
-  CHECK(rel_close(an::multinomial_max_cdf(6, 3, 2), 90.0 / 729.0, 4 * kEps));
+  CHECK(rel_close(an::cdf(an::MultinomialMax{6, 3}, 2), 90.0 / 729.0, 4 * kEps));
   // below ceil(N/P) the cdf is 0, from N on it is 1
-  CHECK(an::multinomial_max_cdf(7, 3, 2) == 0.0);
-  CHECK(an::multinomial_max_cdf(1000000, 1000000, 0) == 0.0);
-  CHECK(an::multinomial_max_cdf(1000000, 1000000, 1000000) == 1.0);
-  CHECK(an::multinomial_max_cdf(0, 5, 0) == 1.0);
+  CHECK(an::cdf(an::MultinomialMax{7, 3}, 2) == 0.0);
+  CHECK(an::cdf(an::MultinomialMax{1000000, 1000000}, 0) == 0.0);
+  CHECK(an::cdf(an::MultinomialMax{1000000, 1000000}, 1000000) == 1.0);
+  CHECK(an::cdf(an::MultinomialMax{0, 5}, 0) == 1.0);
   // one processor takes everything
-  CHECK(an::multinomial_max_cdf(50, 1, 49) == 0.0);
-  CHECK(an::multinomial_max_cdf(50, 1, 50) == 1.0);
+  CHECK(an::cdf(an::MultinomialMax{50, 1}, 49) == 0.0);
+  CHECK(an::cdf(an::MultinomialMax{50, 1}, 50) == 1.0);
   // k = 1: no collision among N balls in P bins: prod_{i<N} (1 - i/P)
   double birthday = 1.0;
   for (int i = 0; i < 23; ++i) birthday *= 1.0 - i / 365.0;
-  CHECK(rel_close(an::multinomial_max_cdf(23, 365, 1), birthday, 64 * kEps));
+  CHECK(rel_close(an::cdf(an::MultinomialMax{23, 365}, 1), birthday, 64 * kEps));
 }
 
 TEST_CASE("balls_into_bins cdf is monotone in k and reaches 1 at k = N") {
@@ -324,7 +329,7 @@ TEST_CASE("balls_into_bins cdf is monotone in k and reaches 1 at k = N") {
     double prev = 0.0;
     const std::int64_t top = std::min<std::int64_t>(c.N, 400);
     for (std::int64_t k = 0; k <= top; ++k) {
-      const double f = an::multinomial_max_cdf(c.N, c.P, k);
+      const double f = an::cdf(an::MultinomialMax{c.N, c.P}, k);
       // monotone up to the documented accuracy of one value (1e-13 relative;
       // near 1 the computed values jitter by an ulp or so), and strictly
       // increasing while the cdf is visibly below 1
@@ -333,11 +338,11 @@ TEST_CASE("balls_into_bins cdf is monotone in k and reaches 1 at k = N") {
       CHECK(f <= 1.0);
       prev = f;
     }
-    CHECK(an::multinomial_max_cdf(c.N, c.P, c.N) == 1.0);
+    CHECK(an::cdf(an::MultinomialMax{c.N, c.P}, c.N) == 1.0);
   }
   // the step at k = N: P(M = N) = P^{1-N}; N = 10, P = 2: cdf(9) = 1 - 1/512
-  CHECK(rel_close(an::multinomial_max_cdf(10, 2, 9), 1.0 - 1.0 / 512.0, 4 * kEps));
-  CHECK(rel_close(an::multinomial_max_cdf_dp(10, 2, 9), 1.0 - 1.0 / 512.0, 4 * kEps));
+  CHECK(rel_close(an::cdf(an::MultinomialMax{10, 2}, 9), 1.0 - 1.0 / 512.0, 4 * kEps));
+  CHECK(rel_close(an::cdf_dynamic_program(an::MultinomialMax{10, 2}, 9), 1.0 - 1.0 / 512.0, 4 * kEps));
 }
 
 TEST_CASE("balls_into_bins quantile is the smallest k with cdf >= alpha") {
@@ -348,22 +353,28 @@ TEST_CASE("balls_into_bins quantile is the smallest k with cdf >= alpha") {
   for (const auto& c : {Case{1000, 1000, 0.5}, Case{1000, 1000, 0.99}, Case{3000, 30, 0.05},
                         Case{1000000, 1000000, 0.5}, Case{6, 4, 0.3515625}}) {
     CAPTURE(c.N);
-    const std::int64_t k = an::multinomial_max_quantile(c.N, c.P, c.alpha);
-    CHECK(an::multinomial_max_cdf(c.N, c.P, k) >= c.alpha);
-    CHECK(an::multinomial_max_cdf(c.N, c.P, k - 1) < c.alpha);
+    const an::MultinomialMax max{c.N, c.P};
+    const std::int64_t k = an::quantile(max, c.alpha);
+    CHECK(an::cdf(max, k) >= c.alpha);
+    CHECK(an::cdf(max, k - 1) < c.alpha);
   }
-  CHECK(an::multinomial_max_quantile(1000000, 1000000, 0.5) == 9);
-  CHECK(an::multinomial_max_quantile(6, 4, 0.3515625) == 2);  // cdf(2) = 45/128 exactly
-  CHECK(an::multinomial_max_quantile(10, 3, 0.0) == 4);
-  CHECK(an::multinomial_max_quantile(10, 3, 1.0) == 10);
+  CHECK(an::quantile(an::MultinomialMax{1000000, 1000000}, 0.5) == 9);
+  CHECK(an::quantile(an::MultinomialMax{6, 4}, 0.3515625) == 2);  // cdf(2) = 45/128 exactly
+  // alpha = 0 and 1: the ends of the support, ceil(N/P) and N
+  const an::MultinomialMax ten_on_three{10, 3};
+  CHECK(an::support(ten_on_three) == std::pair<std::int64_t, std::int64_t>{4, 10});
+  CHECK(an::quantile(ten_on_three, 0.0) == 4);
+  CHECK(an::quantile(ten_on_three, 1.0) == 10);
 }
 
 TEST_CASE("balls_into_bins one processor gives M = N") {
   for (const std::int64_t N : {1, 7, 1000, 1000000}) {
-    const an::AssignMoments m = an::multinomial_max_moments(N, 1);
+    const an::MultinomialMax max{N, 1};
+    const an::MaxMoments m = an::moments(max);
     CHECK(m.mean == static_cast<double>(N));
     CHECK(m.variance == 0.0);
-    CHECK(an::efficiency_multinomial(N, 1) == 1.0);
+    CHECK(an::support(max) == std::pair{N, N});
+    CHECK(an::efficiency(max) == 1.0);
   }
 }
 
@@ -386,58 +397,65 @@ TEST_CASE("balls_into_bins efficiencies reproduce Franklin Table 1") {
     CAPTURE(r.N);
     CAPTURE(r.P);
     const double lambda = static_cast<double>(r.N) / static_cast<double>(r.P);
-    CHECK(std::abs(an::efficiency_poisson_model(lambda, r.P) - r.printed) < 0.01);
+    CHECK(std::abs(an::efficiency(an::PoissonModel{lambda, r.P}) - r.printed) < 0.01);
   }
   // the abstract's two examples, rounded to 2 decimals
-  CHECK(std::round(100.0 * an::efficiency_poisson_model(10.0, 100)) == 53.0);
-  CHECK(std::round(100.0 * an::efficiency_poisson_model(1.0, 1000)) == 18.0);
-  CHECK(std::round(100.0 * an::efficiency_multinomial(1000, 100)) == 53.0);
-  CHECK(std::round(100.0 * an::efficiency_multinomial(1000, 1000)) == 18.0);
+  CHECK(std::round(100.0 * an::efficiency(an::PoissonModel{10.0, 100})) == 53.0);
+  CHECK(std::round(100.0 * an::efficiency(an::PoissonModel{1.0, 1000})) == 18.0);
+  CHECK(std::round(100.0 * an::efficiency(an::MultinomialMax{1000, 100})) == 53.0);
+  CHECK(std::round(100.0 * an::efficiency(an::MultinomialMax{1000, 1000})) == 18.0);
   // exact model, tiny: N = P = 2, E M = 3/2, efficiency 2/3
-  CHECK(rel_close(an::efficiency_multinomial(2, 2), 2.0 / 3.0, 2 * kEps));
+  CHECK(rel_close(an::efficiency(an::MultinomialMax{2, 2}), 2.0 / 3.0, 2 * kEps));
   // N = 4, P = 2: E M = 11/4 (enumeration), efficiency 8/11
-  CHECK(rel_close(an::efficiency_multinomial(4, 2), 8.0 / 11.0, 4 * kEps));
-  // the Poisson model's efficiency is lambda / max_moments(Poisson, P).mean by definition
-  CHECK(an::efficiency_poisson_model(3.0, 17) ==
-        3.0 / an::max_moments(lbmc::dist::Poisson{3.0}, 17).mean);
+  CHECK(rel_close(an::efficiency(an::MultinomialMax{4, 2}), 8.0 / 11.0, 4 * kEps));
+  // the Poisson model's efficiency is lambda / E[max of P Poisson(lambda)] by definition
+  const an::PoissonModel model{3.0, 17};
+  CHECK(an::max_load(model).n() == 17);
+  CHECK(std::get<lbmc::dist::Poisson>(an::max_load(model).law()).lambda == 3.0);
+  CHECK(an::efficiency(model) == 3.0 / an::mean(an::MaxOfIid{lbmc::dist::Poisson{3.0}, 17}));
 }
 
 TEST_CASE("balls_into_bins grouping") {
   // L = 1 is no grouping, both models, both finishing rules
+  const an::PoissonModel pois40{2.5, 40};
+  const an::MultinomialMax multi40{100, 40};
   for (const bool unit : {false, true}) {
-    CHECK(an::efficiency_grouped_poisson(2.5, 40, 1, unit) == an::efficiency_poisson_model(2.5, 40));
-    CHECK(an::efficiency_grouped_multinomial(100, 40, 1, unit) == an::efficiency_multinomial(100, 40));
+    CHECK(an::efficiency(pois40, an::Grouping{1, unit}) == an::efficiency(pois40));
+    CHECK(an::efficiency(multi40, an::Grouping{1, unit}) == an::efficiency(multi40));
   }
   // fractional model = N jobs on P/L processors (Franklin §2): 0.16 -> 0.30 -> 0.49
-  CHECK(an::efficiency_grouped_poisson(1.0, 3000, 3, false) == an::efficiency_poisson_model(3.0, 1000));
-  CHECK(std::round(100.0 * an::efficiency_grouped_poisson(1.0, 3000, 3, false)) == 30.0);
-  CHECK(std::round(100.0 * an::efficiency_grouped_poisson(1.0, 3000, 10, false)) == 49.0);
-  CHECK(an::efficiency_grouped_multinomial(3000, 3000, 10, false) == an::efficiency_multinomial(3000, 300));
+  const an::PoissonModel pois{1.0, 3000};
+  constexpr an::Grouping fractional3{3, false}, fractional10{10, false}, unit10{10, true};
+  CHECK(an::efficiency(pois, fractional3) == an::efficiency(an::PoissonModel{3.0, 1000}));
+  CHECK(std::round(100.0 * an::efficiency(pois, fractional3)) == 30.0);
+  CHECK(std::round(100.0 * an::efficiency(pois, fractional10)) == 49.0);
+  CHECK(an::efficiency(an::MultinomialMax{3000, 3000}, fractional10) == an::efficiency(an::MultinomialMax{3000, 300}));
   // unit jobs: tiny exact case. N = 2, P = 2, L = 2: one group takes both jobs,
   // ceil(2/2) = 1 = N/P, efficiency 1; fractional gives the same.
-  CHECK(rel_close(an::efficiency_grouped_multinomial(2, 2, 2, true), 1.0, 2 * kEps));
+  CHECK(rel_close(an::efficiency(an::MultinomialMax{2, 2}, an::Grouping{2, true}), 1.0, 2 * kEps));
   // N = 3, P = 2, L = 2: ceil(3/2) = 2, efficiency 1.5/2 = 0.75 (fractional: 1)
-  CHECK(rel_close(an::efficiency_grouped_multinomial(3, 2, 2, true), 0.75, 2 * kEps));
-  CHECK(rel_close(an::efficiency_grouped_multinomial(3, 2, 2, false), 1.0, 2 * kEps));
+  CHECK(rel_close(an::efficiency(an::MultinomialMax{3, 2}, an::Grouping{2, true}), 0.75, 2 * kEps));
+  CHECK(rel_close(an::efficiency(an::MultinomialMax{3, 2}, an::Grouping{2, false}), 1.0, 2 * kEps));
   // N = 4, P = 4, L = 2: groups of 2 get Bin(4, 1/2) and 4 - that; max group load
   // M_G: P(2) = 6/16, P(3) = 8/16, P(4) = 2/16; ceil(M_G/2): 1 w.p. 6/16, 2 w.p. 10/16,
   // E = 26/16, efficiency 1/(26/16) = 8/13
-  CHECK(rel_close(an::efficiency_grouped_multinomial(4, 4, 2, true), 8.0 / 13.0, 4 * kEps));
+  CHECK(rel_close(an::efficiency(an::MultinomialMax{4, 4}, an::Grouping{2, true}), 8.0 / 13.0, 4 * kEps));
   // unit jobs never beat fractional finishing
-  CHECK(an::efficiency_grouped_poisson(1.0, 3000, 10, true) <= an::efficiency_grouped_poisson(1.0, 3000, 10, false));
-  CHECK(an::efficiency_grouped_multinomial(300, 300, 10, true) <= an::efficiency_grouped_multinomial(300, 300, 10, false));
+  CHECK(an::efficiency(pois, unit10) <= an::efficiency(pois, fractional10));
+  const an::MultinomialMax multi300{300, 300};
+  CHECK(an::efficiency(multi300, unit10) <= an::efficiency(multi300, fractional10));
   // L must divide P
-  CHECK_THROWS_AS(an::efficiency_grouped_poisson(1.0, 10, 3, false), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::efficiency_grouped_multinomial(10, 10, 4, true), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::efficiency_grouped_multinomial(10, 10, 0, true), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::efficiency(an::PoissonModel{1.0, 10}, an::Grouping{3, false}), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::efficiency(an::MultinomialMax{10, 10}, an::Grouping{4, true}), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::efficiency(an::MultinomialMax{10, 10}, an::Grouping{0, true}), lbmc::engine::InputError);
 }
 
 TEST_CASE("balls_into_bins largest P at 50 percent efficiency") {
   for (const double lambda : {1.0, 4.0, 10.0, 20.0}) {
     CAPTURE(lambda);
     const std::int64_t p = an::largest_P_for_efficiency(lambda, 0.5);
-    CHECK(an::efficiency_poisson_model(lambda, p) >= 0.5);
-    CHECK(an::efficiency_poisson_model(lambda, p + 1) < 0.5);
+    CHECK(an::efficiency(an::PoissonModel{lambda, p}) >= 0.5);
+    CHECK(an::efficiency(an::PoissonModel{lambda, p + 1}) < 0.5);
   }
   // Franklin §2 says lambda = 10 gives P ~ 1200 by its closed form; the closed
   // form as printed, e^5 sqrt(20 pi)/ln 2, is 1697.2 (1200 is e^5 sqrt(20 pi) =
@@ -445,7 +463,7 @@ TEST_CASE("balls_into_bins largest P at 50 percent efficiency") {
   // efficiency at P = 1200 is 46%, as the paper says.
   CHECK(rel_close(an::franklin_P_approximation(10.0),
                   std::exp(5.0) * std::sqrt(20.0 * 3.14159265358979323846) / std::log(2.0), 4 * kEps));
-  CHECK(std::round(100.0 * an::efficiency_poisson_model(10.0, 1200)) == 46.0);
+  CHECK(std::round(100.0 * an::efficiency(an::PoissonModel{10.0, 1200})) == 46.0);
   // Carried to efficiency e = 0.25 (completion 4 lambda, z = 3 sqrt(lambda)):
   // e^{45} sqrt(90) sqrt(2 pi)/ln 2 at lambda = 10, and it grows with P's
   // freedom as the target falls.
@@ -465,61 +483,69 @@ TEST_CASE("balls_into_bins two processors: closed forms against enumeration and 
   for (const auto& r : kTinyMoments) {
     if (r.P != 2) continue;
     CAPTURE(r.N);
-    const an::AssignMoments m = an::two_bin_max_moments(r.N);
+    const an::TwoBinMax two{r.N};
+    const an::MaxMoments m = an::moments(two);
     CHECK(rel_close(m.mean, r.mean, 2 * kEps));
     CHECK(std::abs(m.variance - r.variance) <= 4 * kEps * r.mean * r.mean);
+    CHECK(an::mean(two) == m.mean);
+    CHECK(an::variance(two) == m.variance);
   }
-  // up to N = 2048 multinomial_max_* use the lattice: an independent method
+  // up to N = 2048 the MultinomialMax functions use the lattice: an independent method
   // (its budget: 1e-13 on the mean, 1e-12 on the variance, as above)
   for (const std::int64_t N : {7, 100, 101, 1000}) {
     CAPTURE(N);
-    const an::AssignMoments a = an::two_bin_max_moments(N);
-    const an::AssignMoments b = an::multinomial_max_moments(N, 2);
+    const an::TwoBinMax two{N};
+    const an::MultinomialMax lattice{N, 2};
+    const an::MaxMoments a = an::moments(two);
+    const an::MaxMoments b = an::moments(lattice);
     CHECK(rel_close(a.mean, b.mean, 1e-13));
     CHECK(rel_close(a.variance, b.variance, 1e-12));
     for (std::int64_t k = N / 2; k <= N; k += std::max<std::int64_t>(1, N / 20)) {
       CAPTURE(k);
       // the closed form is exact to an absolute ~2 eps (1 - 2 P(X > k))
-      CHECK(std::abs(an::two_bin_max_cdf(N, k) - an::multinomial_max_cdf_dp(N, 2, k)) <= 4 * kEps);
+      CHECK(std::abs(an::cdf(two, k) - an::cdf_dynamic_program(lattice, k)) <= 4 * kEps);
     }
     for (const std::int64_t L : {1, 3}) {
       CAPTURE(L);
-      CHECK(rel_close(an::two_bin_max_ceil_mean(N, L), an::multinomial_max_ceil_mean(N, 2, L), 1e-13));
+      CHECK(rel_close(an::ceil_mean(two, L), an::ceil_mean(lattice, L), 1e-13));
     }
   }
-  CHECK(an::two_bin_max_cdf(10, 4) == 0.0);
-  CHECK(an::two_bin_max_cdf(10, 10) == 1.0);
-  CHECK(an::two_bin_max_moments(0).mean == 0.0);
-  CHECK(an::two_bin_max_ceil_mean(0, 3) == 0.0);
+  CHECK(an::cdf(an::TwoBinMax{10}, 4) == 0.0);
+  CHECK(an::cdf(an::TwoBinMax{10}, 10) == 1.0);
+  CHECK(an::mean(an::TwoBinMax{0}) == 0.0);
+  CHECK(an::ceil_mean(an::TwoBinMax{0}, 3) == 0.0);
 }
 
 TEST_CASE("balls_into_bins two processors at N = 1e9 ... 3e10 against brute-force sums") {
   for (const auto& r : kTwoBins) {
     CAPTURE(r.N);
-    const an::AssignMoments m = an::two_bin_max_moments(r.N);
+    const an::MaxMoments m = an::moments(an::TwoBinMax{r.N});
     CHECK(rel_close(m.mean, r.mean, 2 * kEps));
     CHECK(rel_close(m.variance, r.variance, 4 * kEps));
     // the multinomial functions take the closed forms beyond N = 2048
-    const an::AssignMoments d = an::multinomial_max_moments(r.N, 2);
+    const an::MaxMoments d = an::moments(an::MultinomialMax{r.N, 2});
     CHECK(d.mean == m.mean);
     CHECK(d.variance == m.variance);
   }
   for (const auto& r : kTwoBinCdf) {
     CAPTURE(r.N);
     CAPTURE(r.k);
-    CHECK(std::abs(an::two_bin_max_cdf(r.N, r.k) - r.cdf) <= 4 * kEps);
-    CHECK(an::multinomial_max_cdf(r.N, 2, r.k) == an::two_bin_max_cdf(r.N, r.k));
+    const an::TwoBinMax two{r.N};
+    CHECK(std::abs(an::cdf(two, r.k) - r.cdf) <= 4 * kEps);
+    CHECK(an::cdf(an::MultinomialMax{r.N, 2}, r.k) == an::cdf(two, r.k));
   }
   for (const auto& r : kTwoBinCeil) {
     CAPTURE(r.N);
     CAPTURE(r.L);
-    CHECK(rel_close(an::two_bin_max_ceil_mean(r.N, r.L), r.value, 4 * kEps));
-    CHECK(an::multinomial_max_ceil_mean(r.N, 2, r.L) == an::two_bin_max_ceil_mean(r.N, r.L));
+    const an::TwoBinMax two{r.N};
+    CHECK(rel_close(an::ceil_mean(two, r.L), r.value, 4 * kEps));
+    CHECK(an::ceil_mean(an::MultinomialMax{r.N, 2}, r.L) == an::ceil_mean(two, r.L));
   }
   // the quantile bisects the closed-form cdf
-  const std::int64_t k = an::multinomial_max_quantile(1000000000, 2, 0.5);
-  CHECK(an::two_bin_max_cdf(1000000000, k) >= 0.5);
-  CHECK(an::two_bin_max_cdf(1000000000, k - 1) < 0.5);
+  const std::int64_t k = an::quantile(an::MultinomialMax{1000000000, 2}, 0.5);
+  const an::TwoBinMax two{1000000000};
+  CHECK(an::cdf(two, k) >= 0.5);
+  CHECK(an::cdf(two, k - 1) < 0.5);
 }
 
 TEST_CASE("balls_into_bins two processors: E ceil(M/L) by residues against the terms one by one") {
@@ -527,46 +553,49 @@ TEST_CASE("balls_into_bins two processors: E ceil(M/L) by residues against the t
   // of terms beyond; here every term P(M > jL) = 1 - P(M <= jL) is summed
   // from j = 0 in long double.
   for (const std::int64_t N : {1000000, 1000001}) {
+    const an::TwoBinMax two{N};
     for (const std::int64_t L : {2, 3, 7, 31, 32, 100}) {
       long double sum = 0.0L;
       for (std::int64_t j = 0; j * L < N; ++j) {
-        const double t = 1.0 - an::two_bin_max_cdf(N, j * L);
+        const double t = 1.0 - an::cdf(two, j * L);
         sum += t;
         if (t == 0.0) break;
       }
       CAPTURE(N);
       CAPTURE(L);
-      CHECK(rel_close(an::two_bin_max_ceil_mean(N, L), static_cast<double>(sum), 8 * kEps));
+      CHECK(rel_close(an::ceil_mean(two, L), static_cast<double>(sum), 8 * kEps));
     }
   }
 }
 
 TEST_CASE("balls_into_bins grouping in one group counts the leading terms") {
   // one group holds every task: E ceil(N/L) = ceil(N/L), without summing N/L terms
-  CHECK(an::multinomial_max_ceil_mean(1000000000, 1, 3) == 333333334.0);
-  CHECK(an::multinomial_max_ceil_mean(1000000000, 1, 1) == 1e9);
-  CHECK(an::efficiency_grouped_multinomial(1000000000, 2, 2, true) == 1.0);
+  CHECK(an::ceil_mean(an::MultinomialMax{1000000000, 1}, 3) == 333333334.0);
+  CHECK(an::ceil_mean(an::MultinomialMax{1000000000, 1}, 1) == 1e9);
+  CHECK(an::efficiency(an::MultinomialMax{1000000000, 2}, an::Grouping{2, true}) == 1.0);
 }
 
 TEST_CASE("balls_into_bins references beyond the lattice budget are unavailable - at once") {
   // N/P = 1e8 and 1e9: one lattice evaluation would take ~1e11-1e13 terms
-  CHECK_THROWS_AS(an::multinomial_max_moments(1000000000, 10), an::ReferenceUnavailable);
-  CHECK_THROWS_AS(an::multinomial_max_moments(1000000000000, 1000), an::ReferenceUnavailable);
-  CHECK_THROWS_AS(an::multinomial_max_ceil_mean(1000000000, 3, 1), an::ReferenceUnavailable);
-  CHECK_THROWS_AS(an::multinomial_max_quantile(1000000000, 10, 0.5), an::ReferenceUnavailable);
-  CHECK_THROWS_AS(an::multinomial_max_cdf(1000000000, 10, 100040000), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::moments(an::MultinomialMax{1000000000, 10}), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::moments(an::MultinomialMax{1000000000000, 1000}), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::ceil_mean(an::MultinomialMax{1000000000, 3}, 1), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::quantile(an::MultinomialMax{1000000000, 10}, 0.5), an::ReferenceUnavailable);
+  CHECK_THROWS_AS(an::cdf(an::MultinomialMax{1000000000, 10}, 100040000), an::ReferenceUnavailable);
 }
 
 TEST_CASE("balls_into_bins rejects bad input") {
-  CHECK_THROWS_AS(an::two_bin_max_ceil_mean(10, 0), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::multinomial_max_ceil_mean(10, 2, 0), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::two_bin_max_moments(-1), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::multinomial_max_cdf(-1, 3, 1), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::multinomial_max_cdf(3, 0, 1), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::multinomial_max_quantile(3, 2, 1.5), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::efficiency_poisson_model(0.0, 3), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::efficiency_multinomial(0, 3), lbmc::engine::InputError);
-  CHECK_THROWS_AS(an::multinomial_max_cdf_dp(1000000, 1000000, 9), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::ceil_mean(an::TwoBinMax{10}, 0), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::ceil_mean(an::MultinomialMax{10, 2}, 0), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::TwoBinMax(-1), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::MultinomialMax(-1, 3), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::MultinomialMax(3, 0), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::quantile(an::MultinomialMax{3, 2}, 1.5), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::PoissonModel(0.0, 3), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::PoissonModel(std::numeric_limits<double>::infinity(), 3), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::PoissonModel(1.0, 0), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::efficiency(an::MultinomialMax{0, 3}), lbmc::engine::InputError);
+  CHECK_THROWS_AS(an::cdf_dynamic_program(an::MultinomialMax{1000000, 1000000}, 9), lbmc::engine::InputError);
 }
 
 }  // TEST_SUITE

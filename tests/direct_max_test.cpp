@@ -56,15 +56,16 @@ TEST_SUITE("fast") {
   TEST_CASE("direct max: the anchored mass run of a wide table matches the law's cdf cell by cell") {
     // Poisson(1e6), n = 7: 600 cells around the median, anchors every 256.
     const dist::LoadLaw law = dist::Poisson{1e6};
-    const double centre = analytic::max_quantile(law, 7, 0.5);
-    const std::vector<double> run = analytic::max_mass_run(law, 7, centre - 300, centre + 299);
+    const analytic::MaxOfIid max{law, 7};
+    const double centre = analytic::quantile(max, 0.5);
+    const std::vector<double> run = analytic::mass_run(max, centre - 300, centre + 299);
     REQUIRE(run.size() == 600);
     for (std::size_t i = 0; i < run.size(); ++i) {
       const double k = centre - 300 + static_cast<double>(i);
       CAPTURE(k);
-      CHECK(std::abs(run[i] - analytic::max_pdf(law, 7, k)) <= 1e-12 * analytic::max_pdf(law, 7, k));
+      CHECK(std::abs(run[i] - analytic::pdf(max, k)) <= 1e-12 * analytic::pdf(max, k));
     }
-    CHECK_THROWS_AS(analytic::max_mass_run(dist::Normal{0, 1}, 7, 0, 1), engine::InputError);
+    CHECK_THROWS_AS(analytic::mass_run(analytic::MaxOfIid{dist::Normal{0, 1}, 7}, 0, 1), engine::InputError);
   }
 
   TEST_CASE("direct max: integer draws stay inside the support and point masses are exact") {
@@ -102,7 +103,7 @@ TEST_SUITE("statistical") {
       constexpr std::int64_t n = 500;
       const auto brute = simulate(law, n, 20'000, 301, exp::MaxMethod::brute);
       const auto direct = simulate(law, n, 200'000, 302, exp::MaxMethod::direct);
-      const auto exact = analytic::max_moments(law, n);
+      const auto exact = analytic::moments(analytic::MaxOfIid{law, n});
       CHECK(std::abs(direct.moments.mean() - exact.mean) <= 4 * direct.moments.mean_se());
       CHECK(std::abs(direct.moments.variance() - exact.variance) <= 4 * direct.moments.variance_se());
       const double se_diff = std::hypot(brute.moments.mean_se(), direct.moments.mean_se());
@@ -122,12 +123,12 @@ TEST_SUITE("statistical") {
       CAPTURE(dist::to_spec(law));
       constexpr std::int64_t n = 65536;
       const auto direct = simulate(law, n, 400'000, 304, exp::MaxMethod::direct);
-      const auto exact = analytic::max_moments(law, n);
+      const auto exact = analytic::moments(analytic::MaxOfIid{law, n});
       CHECK(std::abs(direct.moments.mean() - exact.mean) <= 4 * direct.moments.mean_se());
       CHECK(std::abs(direct.moments.variance() - exact.variance) <= 4 * direct.moments.variance_se());
       // The 0.95 quantile: P(Z <= q̂) against 0.95, in binomial standard errors.
       const double q = direct.quantiles.result().quantile(0.95, 0.95).value;
-      const double p = analytic::max_cdf(law, n, q);
+      const double p = analytic::cdf(analytic::MaxOfIid{law, n}, q);
       CHECK(std::abs(p - 0.95) <= 4 * std::sqrt(0.95 * 0.05 / 400'000.0));
     }
   }
@@ -146,18 +147,18 @@ TEST_SUITE("statistical") {
     for (const auto& c : cases) {
       CAPTURE(dist::to_spec(c.law));
       const auto direct = simulate(c.law, c.n, c.reps, 305, exp::MaxMethod::direct);
-      const auto exact = analytic::max_moments(c.law, c.n);
+      const auto exact = analytic::moments(analytic::MaxOfIid{c.law, c.n});
       CHECK(std::abs(direct.moments.mean() - exact.mean) <= 4 * direct.moments.mean_se());
       CHECK(std::abs(direct.moments.variance() - exact.variance) <= 4 * direct.moments.variance_se());
       // A shift of one sd of Z in the law's location would be seen.
-      const auto shifted = analytic::max_moments(c.law, c.n * 4);
+      const auto shifted = analytic::moments(analytic::MaxOfIid{c.law, c.n * 4});
       CHECK(std::abs(direct.moments.mean() - shifted.mean) > 4 * direct.moments.mean_se());
     }
   }
 
   TEST_CASE("direct max: a wrong n is detected") {
     const auto direct = simulate(dist::Normal{0, 1}, 400, 200'000, 303, exp::MaxMethod::direct);
-    const auto wrong = analytic::max_moments(dist::Normal{0, 1}, 500);
+    const auto wrong = analytic::moments(analytic::MaxOfIid{dist::Normal{0, 1}, 500});
     CHECK(std::abs(direct.moments.mean() - wrong.mean) > 4 * direct.moments.mean_se());
   }
 }

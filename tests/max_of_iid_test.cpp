@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -31,6 +32,7 @@ namespace {
 
 namespace an = lbmc::analytic;
 namespace dist = lbmc::dist;
+using boost::math::complement;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -241,7 +243,7 @@ TEST_SUITE("fast") {
     // Quadrature: 32 eps for the mean (relative to max(|E Z|, sd Z), E Z = 0
     // at n = 1) and 64 eps for the variance.
     for (const auto& r : kNormal) {
-      const an::MaxMoments m = an::max_moments(dist::Normal{0.0, 1.0}, r.n);
+      const an::MaxMoments m = an::moments(an::MaxOfIid{dist::Normal{0.0, 1.0}, r.n});
       CAPTURE(r.n);
       CAPTURE(m.mean);
       CAPTURE(m.variance);
@@ -253,10 +255,10 @@ TEST_SUITE("fast") {
   TEST_CASE("max_of_iid: closed forms for two and three standard normals") {
     const long double pi = 3.141592653589793238462643383279502884L;
     const long double sqrt_pi = std::sqrt(pi);
-    const an::MaxMoments two = an::max_moments(dist::Normal{0.0, 1.0}, 2);
+    const an::MaxMoments two = an::moments(an::MaxOfIid{dist::Normal{0.0, 1.0}, 2});
     CHECK(rel_close(two.mean, static_cast<double>(1.0L / sqrt_pi), 32));
     CHECK(rel_close(two.variance, static_cast<double>(1.0L - 1.0L / pi), 64));
-    const an::MaxMoments three = an::max_moments(dist::Normal{0.0, 1.0}, 3);
+    const an::MaxMoments three = an::moments(an::MaxOfIid{dist::Normal{0.0, 1.0}, 3});
     CHECK(rel_close(three.mean, static_cast<double>(3.0L / (2.0L * sqrt_pi)), 32));
     // E Z^2 = 1 + sqrt(3)/(2 pi) for the max of three standard normals.
     const long double var3 = 1.0L + std::sqrt(3.0L) / (2.0L * pi) - 9.0L / (4.0L * pi);
@@ -265,7 +267,7 @@ TEST_SUITE("fast") {
 
   TEST_CASE("max_of_iid: maxima of normal mu sigma loads are mu + sigma Z*") {
     const MomentRef& r = kNormal[5];  // n = 256
-    const an::MaxMoments m = an::max_moments(dist::Normal{1000.0, 0.5}, r.n);
+    const an::MaxMoments m = an::moments(an::MaxOfIid{dist::Normal{1000.0, 0.5}, r.n});
     CHECK(rel_close(m.mean, 1000.0 + 0.5 * r.mean, 32));
     CHECK(rel_close(m.variance, 0.25 * r.variance, 64));
   }
@@ -274,43 +276,44 @@ TEST_SUITE("fast") {
     // H_1e6 and H^(2)_1e6 from tests/reference/max_of_iid_reference.py.
     const double h = 14.39272672286572363138113;
     const double h2 = 1.644933066848726436305748;
-    const an::MaxMoments m = an::max_moments(dist::Exponential{2.5}, 1000000);
+    const an::MaxMoments m = an::moments(an::MaxOfIid{dist::Exponential{2.5}, 1000000});
     CHECK(rel_close(m.mean, 2.5 * h, 8));
     CHECK(rel_close(m.variance, 6.25 * h2, 8));
     // n = 3: 1 + 1/2 + 1/3 and 1 + 1/4 + 1/9, exactly.
-    const an::MaxMoments three = an::max_moments(dist::Exponential{6.0}, 3);
+    const an::MaxMoments three = an::moments(an::MaxOfIid{dist::Exponential{6.0}, 3});
     CHECK(rel_close(three.mean, 11.0, 8));
     CHECK(rel_close(three.variance, 49.0, 8));
   }
 
   TEST_CASE("max_of_iid: uniform closed form from the Beta(n 1) law") {
     // uniform(0,1), n = 7: E = 7/8, Var = 7/(64 · 9).
-    const an::MaxMoments m = an::max_moments(dist::Uniform{0.0, 1.0}, 7);
+    const an::MaxMoments m = an::moments(an::MaxOfIid{dist::Uniform{0.0, 1.0}, 7});
     CHECK(rel_close(m.mean, 7.0 / 8.0, 8));
     CHECK(rel_close(m.variance, 7.0 / 576.0, 8));
     // uniform(-1,3), n = 1000: E = -1 + 4000/1001, Var = 16000/(1001^2 · 1002).
-    const an::MaxMoments u = an::max_moments(dist::Uniform{-1.0, 3.0}, 1000);
+    const an::MaxMoments u = an::moments(an::MaxOfIid{dist::Uniform{-1.0, 3.0}, 1000});
     CHECK(rel_close(u.mean, static_cast<double>(-1.0L + 4000.0L / 1001.0L), 8));
     CHECK(rel_close(u.variance, static_cast<double>(16000.0L / (1001.0L * 1001.0L * 1002.0L)), 8));
   }
 
   TEST_CASE("max_of_iid: the general method agrees with the closed forms") {
-    // max_moments_numeric ignores the closed forms: quadrature for these
+    // numeric_moments ignores the closed forms: quadrature for these
     // continuous laws. Mean: 32 eps. Variance: 64 eps, plus, for the uniform,
     // the conditioning of the problem itself: F is evaluated at doubles x near
     // b, which carry an absolute rounding of eps |b|/2 against a spread
     // sd Z ~ (b - a)/n, so the variance is only defined to ~eps |b| / sd Z.
     for (std::int64_t n : {1LL, 2LL, 3LL, 10LL, 100LL, 1000LL, 100000LL, 1000000LL}) {
       CAPTURE(n);
-      const dist::Exponential e{2.0};
-      const an::MaxMoments ce = an::max_moments(e, n);
-      const an::MaxMoments ne = an::max_moments_numeric(e, n);
+      const an::MaxOfIid e{dist::Exponential{2.0}, n};
+      const an::MaxMoments ce = an::moments(e);
+      const an::MaxMoments ne = an::numeric_moments(e);
       CHECK(rel_close(ne.mean, ce.mean, 32));
       CHECK(rel_close(ne.variance, ce.variance, 64));
       for (const dist::Uniform u : {dist::Uniform{0.0, 1.0}, dist::Uniform{-1.0, 3.0}}) {
         CAPTURE(u.a);
-        const an::MaxMoments cu = an::max_moments(u, n);
-        const an::MaxMoments nu = an::max_moments_numeric(u, n);
+        const an::MaxOfIid max{u, n};
+        const an::MaxMoments cu = an::moments(max);
+        const an::MaxMoments nu = an::numeric_moments(max);
         const double cond = std::max(std::abs(u.a), std::abs(u.b)) / std::sqrt(cu.variance);
         CHECK(close_to(nu.mean, cu.mean, 32, std::abs(cu.mean) + std::sqrt(cu.variance)));
         CHECK(rel_close(nu.variance, cu.variance, 64 + cond));
@@ -321,7 +324,7 @@ TEST_SUITE("fast") {
   TEST_CASE("max_of_iid: integer laws against exact sums (binomial 4096 0.5 at n=256 and poisson 10 at n=100 and more)") {
     // Sums of Boost cdfs: 16 eps for the mean, 64 eps for the variance.
     for (const auto& r : kInteger) {
-      const an::MaxMoments m = an::max_moments(dist::parse_load_law(r.spec), r.n);
+      const an::MaxMoments m = an::moments(an::MaxOfIid{dist::parse_load_law(r.spec), r.n});
       CAPTURE(r.spec);
       CAPTURE(r.n);
       CHECK(rel_close(m.mean, r.mean, 16));
@@ -344,7 +347,8 @@ TEST_SUITE("fast") {
         const ExactLaw exact = enumerate_binomial_max(c.trials, c.a, c.b, n);
         CAPTURE(c.spec);
         CAPTURE(n);
-        const an::MaxMoments m = an::max_moments(law, n);
+        const an::MaxOfIid max{law, n};
+        const an::MaxMoments m = an::moments(max);
         CHECK(rel_close(m.mean, static_cast<double>(exact.mean), 16));
         CHECK(rel_close(m.variance, static_cast<double>(exact.variance), 64));
         // The whole law: P(Z <= k) and P(Z = k).
@@ -354,11 +358,11 @@ TEST_SUITE("fast") {
           const double pmf = static_cast<double>(
               static_cast<long double>(exact.weight[static_cast<std::size_t>(k)]) /
               static_cast<long double>(exact.total));
-          CHECK(rel_close(an::max_cdf(law, n, k), cdf, 16));
-          CHECK(close_to(an::max_ccdf(law, n, k), 1.0 - cdf, 16, 1.0));
-          CHECK(rel_close(an::max_pdf(law, n, k), pmf, 32));
+          CHECK(rel_close(an::cdf(max, k), cdf, 16));
+          CHECK(close_to(an::cdf(complement(max, static_cast<double>(k))), 1.0 - cdf, 16, 1.0));
+          CHECK(rel_close(an::pdf(max, k), pmf, 32));
         }
-        CHECK(an::max_pdf(law, n, 1.5) == 0.0);
+        CHECK(an::pdf(max, 1.5) == 0.0);
         // Every quantile: alpha on a grid of 1/1000 and just either side of
         // each jump of the cdf; the answer is the smallest k with
         // P(Z <= k) >= alpha. Levels within 1e-13 of a jump are ambiguous in
@@ -380,7 +384,7 @@ TEST_SUITE("fast") {
           }
           if (ambiguous) continue;
           CAPTURE(alpha);
-          CHECK(an::max_quantile(law, n, alpha) == want);
+          CHECK(an::quantile(max, alpha) == want);
         }
       }
     }
@@ -392,11 +396,11 @@ TEST_SUITE("fast") {
     for (const auto& r : kNormalQuantile) {
       CAPTURE(r.n);
       CAPTURE(r.alpha);
-      CHECK(rel_close(an::max_quantile(dist::Normal{0.0, 1.0}, r.n, r.alpha), r.x, 8));
+      CHECK(rel_close(an::quantile(an::MaxOfIid{dist::Normal{0.0, 1.0}, r.n}, r.alpha), r.x, 8));
     }
     // Location-scale.
     const QuantileRef& r = kNormalQuantile[3];
-    CHECK(rel_close(an::max_quantile(dist::Normal{-3.0, 2.0}, r.n, r.alpha), -3.0 + 2.0 * r.x, 8));
+    CHECK(rel_close(an::quantile(an::MaxOfIid{dist::Normal{-3.0, 2.0}, r.n}, r.alpha), -3.0 + 2.0 * r.x, 8));
   }
 
   TEST_CASE("max_of_iid: uniform and exponential quantiles for n up to 1e9") {
@@ -411,56 +415,58 @@ TEST_SUITE("fast") {
         const long double log_root = std::log(static_cast<long double>(alpha)) / n;
         const long double root = std::exp(log_root);
         const double u = static_cast<double>(2.0L + 3.0L * root);
-        CHECK(rel_close(an::max_quantile(dist::Uniform{2.0, 5.0}, n, alpha), u, 8));
+        CHECK(rel_close(an::quantile(an::MaxOfIid{dist::Uniform{2.0, 5.0}, n}, alpha), u, 8));
         // -ln(1 - r), r = alpha^{1/n}: log1p(-r) while r is small, else
         // ln(tail) with the tail 1 - r = -expm1(ln(alpha)/n), each in its
         // well-conditioned range.
         const long double log_tail =
             root < 0.5L ? std::log1p(-root) : std::log(-std::expm1(log_root));
         const double e = static_cast<double>(-1.5L * log_tail);
-        CHECK(rel_close(an::max_quantile(dist::Exponential{1.5}, n, alpha), e, 16));
+        CHECK(rel_close(an::quantile(an::MaxOfIid{dist::Exponential{1.5}, n}, alpha), e, 16));
       }
     }
   }
 
-  TEST_CASE("max_of_iid: integer quantiles are exact and consistent with max_cdf") {
+  TEST_CASE("max_of_iid: integer quantiles are exact and consistent with the cdf") {
     const dist::LoadLaw binom = dist::parse_load_law("binomial:4096,0.5");
     for (const auto& r : kBinomial4096Quantile) {
       CAPTURE(r.alpha);
-      CHECK(an::max_quantile(binom, 256, r.alpha) == r.k);
+      CHECK(an::quantile(an::MaxOfIid{binom, 256}, r.alpha) == r.k);
     }
     const dist::LoadLaw pois = dist::parse_load_law("poisson:10");
     for (const auto& r : kPoisson10Quantile) {
       CAPTURE(r.alpha);
-      CHECK(an::max_quantile(pois, 100, r.alpha) == r.k);
+      CHECK(an::quantile(an::MaxOfIid{pois, 100}, r.alpha) == r.k);
     }
-    // At a level equal to max_cdf(k) itself the answer is k, and one ulp
+    // At a level equal to cdf(k) itself the answer is k, and one ulp
     // above it k + 1: the root alpha^{1/n} may round to either side of F(k),
     // and the search must step back or forward.
     const auto check_jumps = [](const dist::LoadLaw& law, std::int64_t n, double k0, double k1) {
+      const an::MaxOfIid max{law, n};
       for (double k = k0; k <= k1; k += 1.0) {
-        const double alpha = an::max_cdf(law, n, k);
-        if (alpha <= 0.0 || alpha >= 1.0 || alpha == an::max_cdf(law, n, k - 1.0)) continue;
+        const double alpha = an::cdf(max, k);
+        if (alpha <= 0.0 || alpha >= 1.0 || alpha == an::cdf(max, k - 1.0)) continue;
         CAPTURE(n);
         CAPTURE(k);
-        CHECK(an::max_quantile(law, n, alpha) == k);
+        CHECK(an::quantile(max, alpha) == k);
         const double above = std::nextafter(alpha, 2.0);
-        if (above < an::max_cdf(law, n, k + 1.0)) CHECK(an::max_quantile(law, n, above) == k + 1.0);
+        if (above < an::cdf(max, k + 1.0)) CHECK(an::quantile(max, above) == k + 1.0);
       }
     };
     for (const std::int64_t n : {1LL, 3LL, 100LL, 1000000000LL}) {
       check_jumps(pois, n, 0.0, 60.0);
       check_jumps(binom, n, 1900.0, 2300.0);
     }
-    // max_cdf(k) >= alpha > max_cdf(k - 1) at every level.
+    // cdf(k) >= alpha > cdf(k - 1) at every level.
     for (const std::int64_t n : {1LL, 100LL, 1000000000LL}) {
+      const an::MaxOfIid max{pois, n};
       for (int j = 1; j < 1000; ++j) {
         const double alpha = j / 1000.0;
-        const double k = an::max_quantile(pois, n, alpha);
+        const double k = an::quantile(max, alpha);
         CAPTURE(n);
         CAPTURE(alpha);
-        CHECK(an::max_cdf(pois, n, k) >= alpha);
-        CHECK(an::max_cdf(pois, n, k - 1.0) < alpha);
+        CHECK(an::cdf(max, k) >= alpha);
+        CHECK(an::cdf(max, k - 1.0) < alpha);
       }
     }
   }
@@ -474,19 +480,18 @@ TEST_SUITE("fast") {
       const double law_error = 1.0 + r.x * r.x / 2.0;
       CAPTURE(r.n);
       CAPTURE(r.x);
-      CHECK(rel_close(an::max_cdf(dist::Normal{0.0, 1.0}, r.n, r.x), r.cdf,
-                      4 * law_error * cond_exp(r.cdf)));
-      CHECK(rel_close(an::max_ccdf(dist::Normal{0.0, 1.0}, r.n, r.x), r.ccdf,
-                      4 * law_error * std::max(1.0, cond_exp(r.cdf))));
+      const an::MaxOfIid max{dist::Normal{0.0, 1.0}, r.n};
+      CHECK(rel_close(an::cdf(max, r.x), r.cdf, 4 * law_error * cond_exp(r.cdf)));
+      CHECK(rel_close(an::cdf(complement(max, r.x)), r.ccdf, 4 * law_error * std::max(1.0, cond_exp(r.cdf))));
     }
     // The naive 1 - F^n would give 0 here.
-    CHECK(an::max_ccdf(dist::Normal{0.0, 1.0}, 1000000000, 20.0) > 0.0);
+    CHECK(an::cdf(complement(an::MaxOfIid{dist::Normal{0.0, 1.0}, 1000000000}, 20.0)) > 0.0);
   }
 
   TEST_CASE("max_of_iid: integer cdf and ccdf and mass against exact sums") {
     // Exact sums at 50 digits (reference script); tolerance 16 eps times the
     // condition |n ln F| of F^n.
-    const dist::LoadLaw binom = dist::parse_load_law("binomial:4096,0.5");
+    const an::MaxOfIid binom{dist::parse_load_law("binomial:4096,0.5"), 256};
     struct Point {
       double k, cdf, ccdf;
     };
@@ -495,10 +500,10 @@ TEST_SUITE("fast") {
                           Point{2200, 0.9997615524339260210160965, 0.0002384475660739789839034963},
                           Point{2400, 1.0, 3.037232962460873716249812e-26}}) {
       CAPTURE(p.k);
-      CHECK(rel_close(an::max_cdf(binom, 256, p.k), p.cdf, 16 * cond_exp(p.cdf)));
-      CHECK(rel_close(an::max_ccdf(binom, 256, p.k), p.ccdf, 16 * cond_exp(p.cdf)));
+      CHECK(rel_close(an::cdf(binom, p.k), p.cdf, 16 * cond_exp(p.cdf)));
+      CHECK(rel_close(an::cdf(complement(binom, p.k)), p.ccdf, 16 * cond_exp(p.cdf)));
     }
-    const dist::LoadLaw pois = dist::parse_load_law("poisson:10");
+    const an::MaxOfIid pois{dist::parse_load_law("poisson:10"), 100};
     struct Mass {
       double k, pmf, ccdf;
     };
@@ -506,8 +511,8 @@ TEST_SUITE("fast") {
                          Mass{30, 1.711543706680195703490143e-5, 7.983763108209773645185074e-6},
                          Mass{40, 5.564294564959360689771175e-11, 1.777341749334307594781241e-11}}) {
       CAPTURE(m.k);
-      CHECK(rel_close(an::max_pdf(pois, 100, m.k), m.pmf, 32));
-      CHECK(rel_close(an::max_ccdf(pois, 100, m.k), m.ccdf, 16));
+      CHECK(rel_close(an::pdf(pois, m.k), m.pmf, 32));
+      CHECK(rel_close(an::cdf(complement(pois, m.k)), m.ccdf, 16));
     }
   }
 
@@ -516,23 +521,23 @@ TEST_SUITE("fast") {
     const dist::Normal z{0.0, 1.0};
     for (double x : {-2.0, 0.0, 0.7, 3.0}) {
       CAPTURE(x);
-      CHECK(an::max_pdf(z, 1, x) == dist::pdf(z, x));
-      CHECK(rel_close(an::max_pdf(z, 2, x), 2.0 * dist::cdf(z, x) * dist::pdf(z, x), 8));
+      CHECK(an::pdf(an::MaxOfIid{z, 1}, x) == dist::pdf(z, x));
+      CHECK(rel_close(an::pdf(an::MaxOfIid{z, 2}, x), 2.0 * dist::cdf(z, x) * dist::pdf(z, x), 8));
     }
     // uniform(0,1), n = 1e6: n x^{n-1} at x = 1 - 1e-6 (the double nearest),
     // by powl. (n-1) ln x is about -1, so its rounding is not amplified: 16 eps.
     const double x = 1.0 - 1e-6;
     const double want =
         static_cast<double>(1e6L * std::pow(static_cast<long double>(x), 999999.0L));
-    CHECK(rel_close(an::max_pdf(dist::Uniform{0.0, 1.0}, 1000000, x), want, 16));
+    CHECK(rel_close(an::pdf(an::MaxOfIid{dist::Uniform{0.0, 1.0}, 1000000}, x), want, 16));
   }
 
   TEST_CASE("max_of_iid: n = 1 gives the law's own moments") {
     for (const char* spec :
          {"normal:3,2", "exponential:2", "uniform:-1,3", "binomial:10,0.3", "poisson:10"}) {
       const dist::LoadLaw law = dist::parse_load_law(spec);
-      const an::MaxMoments m = an::max_moments(law, 1);
-      const an::MaxMoments g = an::max_moments_numeric(law, 1);
+      const an::MaxMoments m = an::moments(an::MaxOfIid{law, 1});
+      const an::MaxMoments g = an::numeric_moments(an::MaxOfIid{law, 1});
       CAPTURE(spec);
       const double scale = std::abs(dist::mean(law)) + dist::standard_deviation(law);
       CHECK(close_to(m.mean, dist::mean(law), 32, scale));
@@ -548,50 +553,63 @@ TEST_SUITE("fast") {
       const double v = dist::mean(law);
       CAPTURE(spec);
       for (std::int64_t n : {1LL, 1000LL}) {
-        const an::MaxMoments m = an::max_moments(law, n);
+        const an::MaxOfIid max{law, n};
+        const an::MaxMoments m = an::moments(max);
         CHECK(m.mean == v);
         CHECK(m.variance == 0.0);
-        CHECK(an::max_quantile(law, n, 0.5) == v);
-        CHECK(an::max_cdf(law, n, v) == 1.0);
-        CHECK(an::max_ccdf(law, n, v) == 0.0);
-        CHECK(an::max_pdf(law, n, v) == 1.0);
+        CHECK(an::quantile(max, 0.5) == v);
+        CHECK(an::cdf(max, v) == 1.0);
+        CHECK(an::cdf(complement(max, v)) == 0.0);
+        CHECK(an::pdf(max, v) == 1.0);
       }
     }
   }
 
+  TEST_CASE("max_of_iid: mean and variance are the parts of moments - the support is the law's") {
+    for (const char* spec : {"normal:3,2", "exponential:2", "poisson:10", "binomial:10,0.3"}) {
+      CAPTURE(spec);
+      const an::MaxOfIid max{dist::parse_load_law(spec), 17};
+      const an::MaxMoments m = an::moments(max);
+      CHECK(an::mean(max) == m.mean);
+      CHECK(an::variance(max) == m.variance);
+    }
+    CHECK(an::support(an::MaxOfIid{dist::Binomial{10, 0.3}, 5}) == std::pair{0.0, 10.0});
+    CHECK(an::support(an::MaxOfIid{dist::Uniform{-1.0, 3.0}, 5}) == std::pair{-1.0, 3.0});
+    CHECK(an::support(an::MaxOfIid{dist::Poisson{2.0}, 5}) == std::pair{0.0, kInf});
+    CHECK(an::support(an::MaxOfIid{dist::Normal{0.0, 1.0}, 5}) == std::pair{-kInf, kInf});
+  }
+
   TEST_CASE("max_of_iid: levels 0 and 1 and invalid input") {
     const dist::Normal z{0.0, 1.0};
-    CHECK(an::max_quantile(z, 10, 0.0) == -kInf);
-    CHECK(an::max_quantile(z, 10, 1.0) == kInf);
+    const an::MaxOfIid max{z, 10};
+    CHECK(an::quantile(max, 0.0) == -kInf);
+    CHECK(an::quantile(max, 1.0) == kInf);
     // F^{-1}(0), as the law defines it (Boost puts the exponential's at DBL_MIN).
-    CHECK(an::max_quantile(dist::Exponential{1.0}, 10, 0.0) ==
+    CHECK(an::quantile(an::MaxOfIid{dist::Exponential{1.0}, 10}, 0.0) ==
           dist::quantile(dist::Exponential{1.0}, 0.0));
-    CHECK(an::max_quantile(dist::Binomial{10, 0.3}, 10, 0.0) == 0.0);
-    CHECK(an::max_quantile(dist::Binomial{10, 0.3}, 10, 1.0) == 10.0);
-    CHECK(an::max_cdf(z, 5, -kInf) == 0.0);
-    CHECK(an::max_ccdf(z, 5, kInf) == 0.0);
-    CHECK_THROWS_AS(an::max_cdf(z, 0, 1.0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_ccdf(z, -3, 1.0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_pdf(z, 0, 1.0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_moments(z, 0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_moments_numeric(z, 0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_quantile(z, 10, 1.5), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_quantile(z, 10, -0.1), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_quantile(z, 10, std::nan("")), lbmc::engine::InputError);
+    CHECK(an::quantile(an::MaxOfIid{dist::Binomial{10, 0.3}, 10}, 0.0) == 0.0);
+    CHECK(an::quantile(an::MaxOfIid{dist::Binomial{10, 0.3}, 10}, 1.0) == 10.0);
+    CHECK(an::cdf(max, -kInf) == 0.0);
+    CHECK(an::cdf(complement(max, kInf)) == 0.0);
+    CHECK_THROWS_AS(an::MaxOfIid(z, 0), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::MaxOfIid(z, -3), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::quantile(max, 1.5), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::quantile(max, -0.1), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::quantile(max, std::nan("")), lbmc::engine::InputError);
   }
 
   TEST_CASE("max_of_iid: wide integer laws (strided sums) against brute-force 50-digit sums") {
     for (const auto& r : kWide) {
       CAPTURE(r.spec);
       CAPTURE(r.n);
-      const an::MaxMoments m = an::max_moments(dist::parse_load_law(r.spec), r.n);
+      const an::MaxMoments m = an::moments(an::MaxOfIid{dist::parse_load_law(r.spec), r.n});
       CHECK(rel_close(m.mean, r.mean, 4));
       CHECK(std::abs(m.variance - r.variance) <= r.var_tol * r.variance);
     }
     for (const auto& r : kWideQuantile) {
       CAPTURE(r.spec);
       CAPTURE(r.alpha);
-      CHECK(an::max_quantile(dist::parse_load_law(r.spec), r.n, r.alpha) == r.k);
+      CHECK(an::quantile(an::MaxOfIid{dist::parse_load_law(r.spec), r.n}, r.alpha) == r.k);
     }
   }
 
@@ -599,46 +617,46 @@ TEST_SUITE("fast") {
     for (const auto& r : kWideCeil) {
       CAPTURE(r.spec);
       CAPTURE(r.L);
-      CHECK(rel_close(an::max_ceil_mean(dist::parse_load_law(r.spec), r.n, r.L), r.value, 16));
+      CHECK(rel_close(an::ceil_mean(an::MaxOfIid{dist::parse_load_law(r.spec), r.n}, r.L), r.value, 16));
     }
     // Narrow laws: the terms one by one, summed here from j = 0 in long
     // double; L = 1 is E Z.
     for (const char* spec : {"poisson:10", "binomial:4096,0.5", "poisson:0.5"}) {
       const dist::LoadLaw law = dist::parse_load_law(spec);
       for (const std::int64_t n : {1LL, 100LL, 1000000000LL}) {
+        const an::MaxOfIid max{law, n};
         for (const std::int64_t L : {1LL, 2LL, 3LL, 50LL}) {
           long double sum = 0.0L;
           for (std::int64_t j = 0;; ++j) {
-            const double t = an::max_ccdf(law, n, static_cast<double>(j * L));
+            const double t = an::cdf(complement(max, static_cast<double>(j * L)));
             sum += t;
             if (t < 1e-30) break;
           }
           CAPTURE(spec);
           CAPTURE(n);
           CAPTURE(L);
-          CHECK(rel_close(an::max_ceil_mean(law, n, L), static_cast<double>(sum), 8));
-          if (L == 1) CHECK(rel_close(an::max_ceil_mean(law, n, L), an::max_moments(law, n).mean, 16));
+          CHECK(rel_close(an::ceil_mean(max, L), static_cast<double>(sum), 8));
+          if (L == 1) CHECK(rel_close(an::ceil_mean(max, L), an::mean(max), 16));
         }
       }
     }
     // Exact small cases: a point mass at 5 gives ceil(5/2) = 3; Z = max of two
     // Bernoulli(1/2) is 1 with probability 3/4 (ceil(Z/L) = Z for every L).
-    CHECK(an::max_ceil_mean(dist::Constant{5.0}, 7, 2) == 3.0);
-    CHECK(an::max_ceil_mean(dist::Constant{0.0}, 7, 2) == 0.0);
-    CHECK(rel_close(an::max_ceil_mean(dist::Binomial{1, 0.5}, 2, 1), 0.75, 1));
-    CHECK(rel_close(an::max_ceil_mean(dist::Binomial{1, 0.5}, 2, 3), 0.75, 1));
-    CHECK_THROWS_AS(an::max_ceil_mean(dist::Poisson{3.0}, 5, 0), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_ceil_mean(dist::Poisson{3.0}, 0, 2), lbmc::engine::InputError);
-    CHECK_THROWS_AS(an::max_ceil_mean(dist::Normal{0.0, 1.0}, 5, 2), lbmc::engine::InputError);
+    CHECK(an::ceil_mean(an::MaxOfIid{dist::Constant{5.0}, 7}, 2) == 3.0);
+    CHECK(an::ceil_mean(an::MaxOfIid{dist::Constant{0.0}, 7}, 2) == 0.0);
+    CHECK(rel_close(an::ceil_mean(an::MaxOfIid{dist::Binomial{1, 0.5}, 2}, 1), 0.75, 1));
+    CHECK(rel_close(an::ceil_mean(an::MaxOfIid{dist::Binomial{1, 0.5}, 2}, 3), 0.75, 1));
+    CHECK_THROWS_AS(an::ceil_mean(an::MaxOfIid{dist::Poisson{3.0}, 5}, 0), lbmc::engine::InputError);
+    CHECK_THROWS_AS(an::ceil_mean(an::MaxOfIid{dist::Normal{0.0, 1.0}, 5}, 2), lbmc::engine::InputError);
   }
 
   TEST_CASE("max_of_iid: beyond Boost's range the moments are unavailable - quantiles still exact") {
     // Boost's incomplete gamma series give up in the tails of Poisson laws
     // beyond a mean of ~1e10 (the quantile search then starts from the mean).
-    const dist::LoadLaw law = dist::Poisson{1e12};
-    CHECK_THROWS_AS(an::max_moments(law, 10), an::ReferenceUnavailable);
-    const double k = an::max_quantile(law, 10, 0.95);
-    CHECK(an::max_cdf(law, 10, k) >= 0.95);
-    CHECK(an::max_cdf(law, 10, k - 1.0) < 0.95);
+    const an::MaxOfIid max{dist::Poisson{1e12}, 10};
+    CHECK_THROWS_AS(an::moments(max), an::ReferenceUnavailable);
+    const double k = an::quantile(max, 0.95);
+    CHECK(an::cdf(max, k) >= 0.95);
+    CHECK(an::cdf(max, k - 1.0) < 0.95);
   }
 }

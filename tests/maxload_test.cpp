@@ -23,7 +23,7 @@ void check_against_exact(const std::string& spec, std::int64_t n, std::int64_t r
   CAPTURE(n);
   const auto law = dist::parse_load_law(spec);
   const auto sample = simulate(spec, n, reps, seed);
-  const auto exact = analytic::max_moments(law, n);
+  const auto exact = analytic::moments(analytic::MaxOfIid{law, n});
   const auto& m = sample.moments;
   REQUIRE(m.count() == reps);
   CHECK(std::abs(m.mean() - exact.mean) <= 4 * m.mean_se());
@@ -31,7 +31,7 @@ void check_against_exact(const std::string& spec, std::int64_t n, std::int64_t r
   for (double alpha : {0.05, 0.5, 0.95}) {
     CAPTURE(alpha);
     const auto q = sample.quantiles.result().quantile(alpha, 0.95);
-    const double ref = analytic::max_quantile(law, n, alpha);
+    const double ref = analytic::quantile(analytic::MaxOfIid{law, n}, alpha);
     // The reference lies inside a 4-sigma-equivalent widening of the
     // distribution-free 95% interval.
     CHECK(ref >= q.low - 2 * q.se);
@@ -65,7 +65,7 @@ TEST_SUITE("statistical") {
     // Power check: the same test against the exact values of a slightly
     // different law must fail (here sigma off by 2%).
     const auto sample = simulate("normal:0,1", 64, 200'000, 110);
-    const auto wrong = analytic::max_moments(dist::parse_load_law("normal:0,1.02"), 64);
+    const auto wrong = analytic::moments(analytic::MaxOfIid{dist::parse_load_law("normal:0,1.02"), 64});
     CHECK(std::abs(sample.moments.mean() - wrong.mean) > 4 * sample.moments.mean_se());
   }
 }

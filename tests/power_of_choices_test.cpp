@@ -182,13 +182,13 @@ TEST_SUITE("fast") {
       CAPTURE(c.bins);
       const auto law = an::choice_unit_max_law(c.balls, c.bins, 1);
       REQUIRE(law.has_value());
-      const auto moments = an::multinomial_max_moments(c.balls, c.bins);
+      const auto moments = an::moments(an::MultinomialMax{c.balls, c.bins});
       CHECK(rel_close(law->mean, moments.mean, 1e-12));
       CHECK(rel_close(law->variance, moments.variance, 1e-12));
       for (std::int64_t k = 0; k <= c.balls; ++k) {
         double cdf = 0.0;
         for (std::int64_t m = 0; m <= k; ++m) cdf += law->pmf[static_cast<std::size_t>(m)];
-        CHECK(std::abs(cdf - an::multinomial_max_cdf(c.balls, c.bins, k)) <= 1e-13);
+        CHECK(std::abs(cdf - an::cdf(an::MultinomialMax{c.balls, c.bins}, k)) <= 1e-13);
       }
     }
   }

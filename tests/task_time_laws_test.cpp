@@ -124,15 +124,16 @@ TEST_SUITE("fast") {
     for (const auto& c : cases) {
       CAPTURE(c.spec);
       CAPTURE(c.n);
-      const dist::LoadLaw law = dist::parse_load_law(c.spec);
-      const analytic::MaxMoments m = analytic::max_moments(law, c.n);
+      const analytic::MaxOfIid max{dist::parse_load_law(c.spec), c.n};
+      const analytic::MaxMoments m = analytic::moments(max);
       CHECK(close(m.mean, c.mean, 1e-9));
       CHECK(close(m.variance, c.variance, 1e-9));
-      CHECK(close(analytic::max_quantile(law, c.n, 0.95), c.q95, 1e-9));
+      CHECK(close(analytic::quantile(max, 0.95), c.q95, 1e-9));
     }
     // The Pareto closed form against the law's own quadrature.
     const dist::LoadLaw pareto = dist::Pareto{4.5, 1.0};
-    CHECK(close(analytic::max_moments_numeric(pareto, 1000).mean, analytic::max_moments(pareto, 1000).mean, 1e-9));
+    const analytic::MaxOfIid max{pareto, 1000};
+    CHECK(close(analytic::numeric_moments(max).mean, analytic::mean(max), 1e-9));
     // The Fréchet limit: a_n = XM n^(1/ALPHA), E ~ a_n Γ(1 - 1/ALPHA).
     const analytic::FrechetApprox f = analytic::frechet_limit(dist::Pareto{4.5, 1.0}, 1000);
     CHECK(close(f.scale, std::pow(1000.0, 1.0 / 4.5), 1e-15));
@@ -152,7 +153,7 @@ TEST_SUITE("fast") {
     // has the same bits (an ulp apart, a tie would read as z = inf).
     const dist::LoadLaw nb = dist::NegBinomial{3, 0.4};
     const double m_proc = 10 * dist::mean(nb);
-    const double t = analytic::max_quantile(dist::NegBinomial{30, 0.4}, 100, 0.99);
+    const double t = analytic::quantile(analytic::MaxOfIid{dist::NegBinomial{30, 0.4}, 100}, 0.99);
     CHECK(*analytic::scatter_exact_quantile(nb, 10, 100, 0.99) == (t - m_proc) / m_proc);
   }
 
@@ -195,9 +196,10 @@ TEST_SUITE("fast") {
     // The maximum of n values: P(Z <= 3) = 0.8^n, E Z over the atoms.
     const double p3 = std::pow(0.8, 3), p2 = std::pow(0.6, 3), p15 = std::pow(0.4, 3);
     const double mean3 = 4 * (1 - p3) + 3 * (p3 - p2) + 2 * (p2 - p15) + 1.5 * p15;
-    CHECK(analytic::max_moments(law, 3).mean == doctest::Approx(mean3).epsilon(1e-15));
-    CHECK(analytic::max_quantile(law, 3, 0.5) == 3.0);  // 0.8^3 = 0.512
-    CHECK(analytic::max_quantile(law, 3, 0.52) == 4.0);
+    const analytic::MaxOfIid max{law, 3};
+    CHECK(analytic::mean(max) == doctest::Approx(mean3).epsilon(1e-15));
+    CHECK(analytic::quantile(max, 0.5) == 3.0);  // 0.8^3 = 0.512
+    CHECK(analytic::quantile(max, 0.52) == 4.0);
     // A CSV column by name; integer values make an integer law.
     const fs::path csv = scratch_file("cells.csv", "cell,work\n0,7\n1,3\n2,5\n");
     const dist::LoadLaw counts = dist::parse_load_law("empirical:" + csv.string() + ":work");

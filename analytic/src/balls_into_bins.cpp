@@ -218,7 +218,7 @@ double untruncated_work(std::int64_t N, std::int64_t P) {
 double cdf_with(std::int64_t N, std::int64_t P, std::int64_t k, LatticeBudget& budget) {
   if (k >= N) return 1.0;  // also N = 0
   if (k < 0 || k * P < N) return 0.0;
-  if (P == 2 && N > kTwoBinLatticeMaxN) return two_bin_max_cdf(N, k);
+  if (P == 2 && N > kTwoBinLatticeMaxN) return cdf(TwoBinMax{N}, k);
   const long double log_prefix = ext::log_factorial(N) - as_ld(N) * ext::log(as_ld(P));
   if (k * P == N) {
     // every processor holds exactly k: N!/(k!^P P^N)
@@ -245,14 +245,16 @@ double cdf_with(std::int64_t N, std::int64_t P, std::int64_t k, LatticeBudget& b
 
 }  // namespace
 
-double multinomial_max_cdf(std::int64_t N, std::int64_t P, std::int64_t k) {
-  require_np(N, P);
+MultinomialMax::MultinomialMax(std::int64_t N, std::int64_t P) : tasks_(N), processors_(P) { require_np(N, P); }
+
+double cdf(const MultinomialMax& m, std::int64_t k) {
   LatticeBudget budget{kMaxCdfWork};
-  return cdf_with(N, P, k, budget);
+  return cdf_with(m.tasks(), m.processors(), k, budget);
 }
 
-double multinomial_max_cdf_dp(std::int64_t N, std::int64_t P, std::int64_t k) {
-  require_np(N, P);
+double cdf_dynamic_program(const MultinomialMax& m, std::int64_t k) {
+  const std::int64_t N = m.tasks();
+  const std::int64_t P = m.processors();
   if (k >= N) return 1.0;
   if (k < 0 || k * P < N) return 0.0;
   if (as_double(P) * as_double(N) * as_double(k + 1) > kMaxDpWork || N > 10000) {
@@ -344,22 +346,26 @@ std::int64_t quantile_with(std::int64_t N, std::int64_t P, double alpha, Lattice
 
 }  // namespace
 
-std::int64_t multinomial_max_quantile(std::int64_t N, std::int64_t P, double alpha) {
-  require_np(N, P);
+std::pair<std::int64_t, std::int64_t> support(const MultinomialMax& m) {
+  return {ceil_div(m.tasks(), m.processors()), m.tasks()};
+}
+
+std::int64_t quantile(const MultinomialMax& m, double alpha) {
   if (!(alpha >= 0.0 && alpha <= 1.0)) {
     throw engine::InputError(fmt::format("maximum load quantile level {} outside [0,1]", alpha));
   }
-  LatticeBudget budget = reference_budget(N, P);
-  return quantile_with(N, P, alpha, budget);
+  LatticeBudget budget = reference_budget(m.tasks(), m.processors());
+  return quantile_with(m.tasks(), m.processors(), alpha, budget);
 }
 
-AssignMoments multinomial_max_moments(std::int64_t N, std::int64_t P) {
-  require_np(N, P);
-  if (N == 0) return AssignMoments{0.0, 0.0};
-  if (P == 2 && N > kTwoBinLatticeMaxN) return two_bin_max_moments(N);
+MaxMoments moments(const MultinomialMax& m) {
+  const std::int64_t N = m.tasks();
+  const std::int64_t P = m.processors();
+  if (N == 0) return MaxMoments{0.0, 0.0};
+  if (P == 2 && N > kTwoBinLatticeMaxN) return moments(TwoBinMax{N});
   LatticeBudget budget = reference_budget(N, P);
   const std::int64_t c = quantile_with(N, P, 0.5, budget);
-  const std::int64_t lowest = ceil_div(N, P);
+  const std::int64_t lowest = support(m).first;
   const double dc = as_double(c);
   // E M - c and E (M - c)^2, summed in long double from the median outwards.
   long double first = 0.0L, second = 0.0L;
@@ -376,13 +382,14 @@ AssignMoments multinomial_max_moments(std::int64_t N, std::int64_t P) {
     if ((2.0 * as_double(c - k) + 1.0) * f < 1e-18 * std::max(1.0, dc)) break;
   }
   const double mean = dc + static_cast<double>(first);
-  return AssignMoments{mean, static_cast<double>(std::max(0.0L, second - first * first))};
+  return MaxMoments{mean, static_cast<double>(std::max(0.0L, second - first * first))};
 }
 
-double multinomial_max_ceil_mean(std::int64_t N, std::int64_t P, std::int64_t L) {
-  require_np(N, P);
+double ceil_mean(const MultinomialMax& m, std::int64_t L) {
+  const std::int64_t N = m.tasks();
+  const std::int64_t P = m.processors();
   if (L < 1) throw engine::InputError(fmt::format("E ceil(M/L): L = {} must be >= 1", L));
-  if (P == 2 && N > kTwoBinLatticeMaxN) return two_bin_max_ceil_mean(N, L);
+  if (P == 2 && N > kTwoBinLatticeMaxN) return ceil_mean(TwoBinMax{N}, L);
   LatticeBudget budget = reference_budget(N, P);
   const double dL = as_double(L);
   // P(M > jL) = 1 exactly while jL P < N (the cdf is 0 there): counted.
@@ -397,18 +404,23 @@ double multinomial_max_ceil_mean(std::int64_t N, std::int64_t P, std::int64_t L)
   return sum;
 }
 
-double efficiency_poisson_model(double lambda, std::int64_t P) {
+PoissonModel::PoissonModel(double lambda, std::int64_t P) : lambda_(lambda), processors_(P) {
   if (!(lambda > 0.0) || !std::isfinite(lambda)) {
-    throw engine::InputError(fmt::format("Poisson-model efficiency: lambda = {} must be > 0", lambda));
+    throw engine::InputError(fmt::format("Poisson model: lambda = {} must be > 0", lambda));
   }
   require_np(1, P);
-  // Franklin §2: efficiency = lambda / g-bar, g-bar = E[max of P Poisson(lambda)].
-  return lambda / max_moments(dist::Poisson{lambda}, P).mean;
 }
 
-double efficiency_multinomial(std::int64_t N, std::int64_t P) {
-  require_np(N, P, 1);
-  return (as_double(N) / as_double(P)) / multinomial_max_moments(N, P).mean;
+MaxOfIid max_load(const PoissonModel& model) { return MaxOfIid{dist::Poisson{model.lambda()}, model.processors()}; }
+
+double efficiency(const PoissonModel& model) {
+  // Franklin §2: efficiency = lambda / g-bar, g-bar = E[max of P Poisson(lambda)].
+  return model.lambda() / mean(max_load(model));
+}
+
+double efficiency(const MultinomialMax& m) {
+  require_np(m.tasks(), m.processors(), 1);
+  return (as_double(m.tasks()) / as_double(m.processors())) / mean(m);
 }
 
 namespace {
@@ -420,27 +432,27 @@ std::int64_t groups_of(std::int64_t P, std::int64_t L) {
 }
 }  // namespace
 
-double efficiency_grouped_poisson(double lambda, std::int64_t P, std::int64_t L, bool unit_jobs) {
-  require_np(1, P);
-  const std::int64_t G = groups_of(P, L);
-  if (!(lambda > 0.0) || !std::isfinite(lambda)) {
-    throw engine::InputError(fmt::format("grouped efficiency: lambda = {} must be > 0", lambda));
-  }
+double efficiency(const PoissonModel& model, const Grouping& grouping) {
+  const std::int64_t L = grouping.group_size;
+  const std::int64_t G = groups_of(model.processors(), L);
+  const double lambda = model.lambda();
   const double dl = as_double(L);
   // a group's load is Poisson(L lambda) (Franklin §2: "random Poisson variables add");
   // with L = 1, ceil(Z/L) = Z: both finishing rules are the ungrouped model
-  if (!unit_jobs || L == 1) return efficiency_poisson_model(dl * lambda, G);
+  if (!grouping.unit_jobs || L == 1) return efficiency(PoissonModel{dl * lambda, G});
   // E ceil(Z/L) = sum_{m>=0} P(Z > mL), Z = max of G Poisson(L lambda)
-  return lambda / max_ceil_mean(dist::Poisson{dl * lambda}, G, L);
+  return lambda / ceil_mean(MaxOfIid{dist::Poisson{dl * lambda}, G}, L);
 }
 
-double efficiency_grouped_multinomial(std::int64_t N, std::int64_t P, std::int64_t L,
-                                      bool unit_jobs) {
+double efficiency(const MultinomialMax& m, const Grouping& grouping) {
+  const std::int64_t N = m.tasks();
+  const std::int64_t P = m.processors();
+  const std::int64_t L = grouping.group_size;
   require_np(N, P, 1);
   const std::int64_t G = groups_of(P, L);
-  if (!unit_jobs || L == 1) return efficiency_multinomial(N, G);
+  if (!grouping.unit_jobs || L == 1) return efficiency(MultinomialMax{N, G});
   // E ceil(M_G / L) = sum_{m>=0} P(M_G > mL)
-  return (as_double(N) / as_double(P)) / multinomial_max_ceil_mean(N, G, L);
+  return (as_double(N) / as_double(P)) / ceil_mean(MultinomialMax{N, G}, L);
 }
 
 std::int64_t largest_P_for_efficiency(double lambda, double target) {
@@ -452,18 +464,18 @@ std::int64_t largest_P_for_efficiency(double lambda, double target) {
   }
   // efficiency(1) = 1 >= target; bracket [good, bad) by doubling, then bisect
   constexpr std::int64_t kCap = std::int64_t{1} << 62;
-  if (efficiency_poisson_model(lambda, kCap) >= target) {
+  if (efficiency(PoissonModel{lambda, kCap}) >= target) {
     throw ReferenceUnavailable(fmt::format(
         "the efficiency at lambda = {} stays >= {} for every P up to 2^62, the largest P computed", lambda, target));
   }
   std::int64_t good = 1, bad = 2;
-  while (efficiency_poisson_model(lambda, bad) >= target) {
+  while (efficiency(PoissonModel{lambda, bad}) >= target) {
     good = bad;
     bad *= 2;
   }
   while (bad - good > 1) {
     const std::int64_t mid = good + (bad - good) / 2;
-    (efficiency_poisson_model(lambda, mid) >= target ? good : bad) = mid;
+    (efficiency(PoissonModel{lambda, mid}) >= target ? good : bad) = mid;
   }
   return good;
 }
@@ -582,8 +594,10 @@ double two_bin_residue_ceil_mean(std::int64_t N, std::int64_t L) {
 
 }  // namespace
 
-double two_bin_max_cdf(std::int64_t N, std::int64_t k) {
-  require_np(N, 2);
+TwoBinMax::TwoBinMax(std::int64_t N) : tasks_(N) { require_np(N, 2); }
+
+double cdf(const TwoBinMax& m, std::int64_t k) {
+  const std::int64_t N = m.tasks();
   if (k >= N) return 1.0;
   if (k < 0 || k < N - k) return 0.0;
   // P(M <= k) = P(N - k <= X <= k) = 1 - 2 P(X > k) (symmetry of X about N/2)
@@ -591,19 +605,19 @@ double two_bin_max_cdf(std::int64_t N, std::int64_t k) {
   return std::max(0.0, 1.0 - 2.0 * boost::math::cdf(boost::math::complement(bin, as_double(k))));
 }
 
-AssignMoments two_bin_max_moments(std::int64_t N) {
-  require_np(N, 2);
+MaxMoments moments(const TwoBinMax& m) {
+  const std::int64_t N = m.tasks();
   const long double mad = two_bin_mad(N);
   // (M - N/2)^2 = (X - N/2)^2, whose mean is N/4
-  return AssignMoments{static_cast<double>(as_ld(N) / 2.0L + mad),
+  return MaxMoments{static_cast<double>(as_ld(N) / 2.0L + mad),
                        static_cast<double>(std::max(0.0L, as_ld(N) / 4.0L - mad * mad))};
 }
 
-double two_bin_max_ceil_mean(std::int64_t N, std::int64_t L) {
-  require_np(N, 2);
+double ceil_mean(const TwoBinMax& m, std::int64_t L) {
+  const std::int64_t N = m.tasks();
   if (L < 1) throw engine::InputError(fmt::format("E ceil(M/L): L = {} must be >= 1", L));
   if (N == 0) return 0.0;
-  if (L == 1) return two_bin_max_moments(N).mean;  // ceil(M/1) = M
+  if (L == 1) return mean(m);  // ceil(M/1) = M
   if (kResidueRatio * as_double(L) <= std::sqrt(as_double(N)) / 2.0) return two_bin_residue_ceil_mean(N, L);
   // Otherwise the window is short: P(M > jL) = 1 while 2jL < N (counted),
   // 2 P(X > jL) after; at most ~9 sd(X)/L < 150 terms.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <boost/math/policies/error_handling.hpp>
@@ -58,10 +59,6 @@ constexpr double kCertainLevel = 0x1p-60;
 // Strided sums: the most nodes one sum may take (if the check kept halving
 // the stride); never reached for binomial and Poisson laws.
 constexpr double kMaxStrideNodes = 1e6;
-
-void require_n(std::int64_t n) {
-  if (n < 1) throw engine::InputError(fmt::format("maximum of n loads: n = {} must be >= 1", n));
-}
 
 double as_double(std::int64_t n) { return static_cast<double>(n); }
 
@@ -124,14 +121,14 @@ SideIntegrals integrate_side(const G& g, double length) {
 //   E Z - c = s (R0 - L0),  E (Z - c)^2 = 2 s^2 (R1 + L1),
 // with R_j = ∫ t^j (1 - F(c + s t)^n) dt and L_j = ∫ t^j F(c - s t)^n dt over
 // t >= 0 up to the ends of the support.
-MaxMoments continuous_moments(const LoadLaw& law, std::int64_t n) {
-  const double c = max_quantile(law, n, 0.5);
-  double s = max_quantile(law, n, 0.75) - max_quantile(law, n, 0.25);
+MaxMoments continuous_moments(const MaxOfIid& d) {
+  const double c = quantile(d, 0.5);
+  double s = quantile(d, 0.75) - quantile(d, 0.25);
   if (!(s > 0.0) || !std::isfinite(s)) s = 1.0;
-  const SideIntegrals left = integrate_side(
-      [&](double t) { return max_cdf(law, n, c - s * t); }, (c - dist::support_min(law)) / s);
-  const SideIntegrals right = integrate_side(
-      [&](double t) { return max_ccdf(law, n, c + s * t); }, (dist::support_max(law) - c) / s);
+  const auto [lo, hi] = support(d);
+  const SideIntegrals left = integrate_side([&](double t) { return cdf(d, c - s * t); }, (c - lo) / s);
+  const SideIntegrals right =
+      integrate_side([&](double t) { return cdf(boost::math::complement(d, c + s * t)); }, (hi - c) / s);
   const double shift = s * (right.i0 - left.i0);            // E Z - c
   const double second = 2.0 * s * s * (right.i1 + left.i1);  // E (Z - c)^2
   return MaxMoments{c + shift, std::max(0.0, second - shift * shift)};
@@ -148,17 +145,18 @@ struct IntegerMoments {
   double stride = 1.0;  // the stride of the sums (1: every term)
 };
 
-IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n);
+IntegerMoments strided_moments(const MaxOfIid& d);
 
-IntegerMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
-  const double dn = as_double(n);
-  const double c = max_quantile(law, n, 0.5);
-  const double k_lo = max_quantile(law, n, kNegligible);
+IntegerMoments discrete_moments(const MaxOfIid& d) {
+  const LoadLaw& law = d.law();
+  const double dn = as_double(d.n());
+  const double c = quantile(d, 0.5);
+  const double k_lo = quantile(d, kNegligible);
   // 1 - F^n <= n P(X > k), which places the guess at or beyond the answer.
-  const double k_hi = dist::first_integer([&](double k) { return max_ccdf(law, n, k) < kNegligible; },
-                                    dist::quantile_upper(law, kNegligible / dn), c,
-                                    dist::support_max(law));
-  if (!(k_hi - k_lo < kDirectTerms)) return strided_moments(law, n);
+  const double k_hi =
+      dist::first_integer([&](double k) { return cdf(boost::math::complement(d, k)) < kNegligible; },
+                          dist::quantile_upper(law, kNegligible / dn), c, support(d).second);
+  if (!(k_hi - k_lo < kDirectTerms)) return strided_moments(d);
   std::vector<double> mass;
   mass.reserve(static_cast<std::size_t>(k_hi - k_lo) + 1);
   for (double k = k_lo; k <= k_hi; k += 1.0) {
@@ -174,8 +172,8 @@ IntegerMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
   const double mean = c + static_cast<double>(first / total);
   long double second = 0.0L;
   for (std::size_t i = 0; i < mass.size(); ++i) {
-    const long double d = static_cast<long double>(k_lo + static_cast<double>(i) - mean);
-    second += d * d * mass[i];
+    const long double dev = static_cast<long double>(k_lo + static_cast<double>(i) - mean);
+    second += dev * dev * mass[i];
   }
   return {MaxMoments{mean, static_cast<double>(second / total)}, 1.0};
 }
@@ -207,14 +205,13 @@ IntegerMoments discrete_moments(const LoadLaw& law, std::int64_t n) {
 // behaving like e^{-a/h}, that at h is then about the square of that at 2h;
 // otherwise h is halved. Every H is F^n at an integer, evaluated as in the
 // term-by-term sums (nothing non-integer is rounded).
-IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n) {
-  const double c = max_quantile(law, n, 0.5);
-  const double iqr = max_quantile(law, n, 0.75) - max_quantile(law, n, 0.25);
-  const double lo = dist::support_min(law);
-  const double hi = dist::support_max(law);
+IntegerMoments strided_moments(const MaxOfIid& d) {
+  const double c = quantile(d, 0.5);
+  const double iqr = quantile(d, 0.75) - quantile(d, 0.25);
+  const auto [lo, hi] = support(d);
   double h = 1.0;
   while (2.0 * h <= iqr / kStrideDivisor) h *= 2.0;
-  const long double hc = max_cdf(law, n, c);
+  const long double hc = cdf(d, c);
   for (;;) {
     // sums over the nodes right and left of c: [0] every node (stride h),
     // [1] the nodes with even i (stride 2h)
@@ -223,14 +220,14 @@ IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n) {
     const auto count_node = [&] {
       if (++nodes > kMaxStrideNodes) {
         throw ReferenceUnavailable(fmt::format(
-            "exact moments of the maximum of {} x {}: the strided sums would need more than {:.0g} nodes", n,
-            dist::to_spec(law), kMaxStrideNodes));
+            "exact moments of the maximum of {} x {}: the strided sums would need more than {:.0g} nodes", d.n(),
+            dist::to_spec(d.law()), kMaxStrideNodes));
       }
     };
     for (double i = 1.0;; i += 1.0) {
       const double k = c + i * h;
       if (k > hi) break;
-      const long double t = max_ccdf(law, n, k);
+      const long double t = cdf(boost::math::complement(d, k));
       if (t < kStrideTail) break;
       count_node();
       const long double w = 2.0L * static_cast<long double>(i * h) + 1.0L;
@@ -242,7 +239,7 @@ IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n) {
     for (double i = 1.0;; i += 1.0) {
       const double k = c - i * h;
       if (k < lo) break;
-      const long double t = max_cdf(law, n, k);
+      const long double t = cdf(d, k);
       if (t < kStrideTail) break;
       count_node();
       const long double w = 2.0L * static_cast<long double>(i * h) - 1.0L;
@@ -270,23 +267,23 @@ IntegerMoments strided_moments(const LoadLaw& law, std::int64_t n) {
 // discrete_moments, with Boost's failures to evaluate the law's tails (its
 // incomplete gamma series give up for Poisson means beyond ~1e10) reported
 // as an unavailable reference.
-IntegerMoments integer_moments(const LoadLaw& law, std::int64_t n) {
+IntegerMoments integer_moments(const MaxOfIid& d) {
   try {
-    return discrete_moments(law, n);
+    return discrete_moments(d);
   } catch (const boost::math::evaluation_error& e) {
     throw ReferenceUnavailable(fmt::format("exact moments of the maximum of {} x {}: the law's cdf cannot be "
                                            "evaluated in its tails ({})",
-                                           n, dist::to_spec(law), e.what()));
+                                           d.n(), dist::to_spec(d.law()), e.what()));
   }
 }
 
 // Laws with finitely many values (an empirical sample of m values): each
 // distinct value a_j with P(Z = a_j) = F_j^n - F_{j-1}^n, F_j the count of
 // values <= a_j over m (exact), formed as pow_n_mass forms it.
-MaxMoments atom_moments(const LoadLaw& law, std::int64_t n) {
-  const dist::Atoms a = dist::atoms(law);
-  const double dn = as_double(n);
-  const double c = max_quantile(law, n, 0.5);
+MaxMoments atom_moments(const MaxOfIid& d) {
+  const dist::Atoms a = dist::atoms(d.law());
+  const double dn = as_double(d.n());
+  const double c = quantile(d, 0.5);
   long double total = 0.0L;
   long double first = 0.0L;
   std::vector<double> mass(a.values.size());
@@ -300,40 +297,49 @@ MaxMoments atom_moments(const LoadLaw& law, std::int64_t n) {
   const double mean = c + static_cast<double>(first / total);
   long double second = 0.0L;
   for (std::size_t j = 0; j < a.values.size(); ++j) {
-    const long double d = static_cast<long double>(a.values[j] - mean);
-    second += d * d * mass[j];
+    const long double dev = static_cast<long double>(a.values[j] - mean);
+    second += dev * dev * mass[j];
   }
   return MaxMoments{mean, static_cast<double>(second / total)};
 }
 
-MaxMoments general_moments(const LoadLaw& law, std::int64_t n) {
+MaxMoments general_moments(const MaxOfIid& d) {
+  const LoadLaw& law = d.law();
   if (const auto* c = std::get_if<dist::Constant>(&law)) return MaxMoments{c->value, 0.0};
-  if (std::holds_alternative<dist::Empirical>(law)) return atom_moments(law, n);
-  if (!dist::is_continuous(law)) return integer_moments(law, n).moments;
+  if (std::holds_alternative<dist::Empirical>(law)) return atom_moments(d);
+  if (!dist::is_continuous(law)) return integer_moments(d).moments;
   if (const auto* g = std::get_if<dist::Normal>(&law)) {
     // Z = mu + sigma Z* with Z* the maximum of standard normals (Mehrotra §3).
-    const MaxMoments z = continuous_moments(dist::Normal{0.0, 1.0}, n);
+    const MaxMoments z = continuous_moments(MaxOfIid{dist::Normal{0.0, 1.0}, d.n()});
     return MaxMoments{g->mu + g->sigma * z.mean, g->sigma * g->sigma * z.variance};
   }
-  return continuous_moments(law, n);
+  return continuous_moments(d);
 }
 
 }  // namespace
 
-double max_cdf(const LoadLaw& law, std::int64_t n, double x) {
-  require_n(n);
-  const double f = dist::cdf(law, x);
-  return pow_n(f, f <= 0.5 ? 1.0 - f : dist::ccdf(law, x), as_double(n));
+MaxOfIid::MaxOfIid(dist::LoadLaw law, std::int64_t n) : law_(std::move(law)), n_(n) {
+  if (n < 1) throw engine::InputError(fmt::format("maximum of n loads: n = {} must be >= 1", n));
 }
 
-double max_ccdf(const LoadLaw& law, std::int64_t n, double x) {
-  require_n(n);
-  const double f = dist::cdf(law, x);
-  return one_minus_pow_n(f, f <= 0.5 ? 1.0 - f : dist::ccdf(law, x), as_double(n));
+double cdf(const MaxOfIid& d, double x) {
+  const double f = dist::cdf(d.law(), x);
+  return pow_n(f, f <= 0.5 ? 1.0 - f : dist::ccdf(d.law(), x), as_double(d.n()));
 }
 
-double max_pdf(const LoadLaw& law, std::int64_t n, double x) {
-  require_n(n);
+double cdf(const Complement<MaxOfIid>& c) {
+  const LoadLaw& law = c.dist.law();
+  const double f = dist::cdf(law, c.param);
+  return one_minus_pow_n(f, f <= 0.5 ? 1.0 - f : dist::ccdf(law, c.param), as_double(c.dist.n()));
+}
+
+std::pair<double, double> support(const MaxOfIid& d) {
+  return {dist::support_min(d.law()), dist::support_max(d.law())};
+}
+
+double pdf(const MaxOfIid& d, double x) {
+  const LoadLaw& law = d.law();
+  const std::int64_t n = d.n();
   const double dn = as_double(n);
   if (!dist::is_continuous(law)) {
     const double p = dist::pdf(law, x);
@@ -346,12 +352,12 @@ double max_pdf(const LoadLaw& law, std::int64_t n, double x) {
   return dn * density * std::exp((dn - 1.0) * log_cdf(law, x));
 }
 
-std::vector<double> max_mass_run(const LoadLaw& law, std::int64_t n, double lo, double hi) {
-  require_n(n);
+std::vector<double> mass_run(const MaxOfIid& d, double lo, double hi) {
+  const LoadLaw& law = d.law();
   if (dist::is_continuous(law)) {
     throw engine::InputError(fmt::format("mass table of the maximum: {} is not an integer law", dist::to_spec(law)));
   }
-  const double dn = as_double(n);
+  const double dn = as_double(d.n());
   const auto cells = static_cast<std::size_t>(hi - lo + 1.0);
   const auto stride = static_cast<std::size_t>(kMassRunAnchorStride);
   std::vector<double> mass(cells), below(cells), above(cells);  // P(X = k), F(k), P(X > k)
@@ -367,8 +373,9 @@ std::vector<double> max_mass_run(const LoadLaw& law, std::int64_t n, double lo, 
   return mass;
 }
 
-double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
-  require_n(n);
+double quantile(const MaxOfIid& d, double alpha) {
+  const LoadLaw& law = d.law();
+  const std::int64_t n = d.n();
   if (!(alpha >= 0.0 && alpha <= 1.0)) {
     throw engine::InputError(fmt::format("maximum quantile level {} outside [0,1]", alpha));
   }
@@ -389,11 +396,11 @@ double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
     // The smallest value of the sample with F^n >= alpha.
     const dist::Atoms a = dist::atoms(law);
     const auto it = std::partition_point(a.values.begin(), a.values.end(),
-                                         [&](double v) { return max_cdf(law, n, v) < alpha; });
+                                         [&](double v) { return cdf(d, v) < alpha; });
     return it == a.values.end() ? a.values.back() : *it;
   }
   // Integer laws: the smallest k with F(k)^n >= alpha, by the same evaluation
-  // of F^n as max_cdf; Boost's root is only the starting guess (it can be off
+  // of F^n as cdf; Boost's root is only the starting guess (it can be off
   // by one after rounding, and by far more deep in the tails). Where Boost's
   // discrete quantile gives up (its series limits, for Poisson means beyond
   // ~1e11) the search starts from the mean instead: O(log) more evaluations.
@@ -402,12 +409,13 @@ double max_quantile(const LoadLaw& law, std::int64_t n, double alpha) {
     x = root();
   } catch (const boost::math::evaluation_error&) {
   }
-  return dist::first_integer([&](double k) { return max_cdf(law, n, k) >= alpha; }, x,
-                       dist::support_min(law), dist::support_max(law));
+  return dist::first_integer([&](double k) { return cdf(d, k) >= alpha; }, x, dist::support_min(law),
+                             dist::support_max(law));
 }
 
-MaxMoments max_moments(const LoadLaw& law, std::int64_t n) {
-  require_n(n);
+MaxMoments moments(const MaxOfIid& d) {
+  const LoadLaw& law = d.law();
+  const std::int64_t n = d.n();
   const double dn = as_double(n);
   if (const auto* e = std::get_if<dist::Exponential>(&law)) {
     // DESIGN §6: E[max of n Exp(mean m)] = m H_n; Var = m^2 sum_{k<=n} 1/k^2
@@ -432,16 +440,13 @@ MaxMoments max_moments(const LoadLaw& law, std::int64_t n) {
     const double ratio = dn / (dn + 1.0);
     return MaxMoments{u->a + w * ratio, w * w * ratio / ((dn + 1.0) * (dn + 2.0))};
   }
-  return general_moments(law, n);
+  return general_moments(d);
 }
 
-MaxMoments max_moments_numeric(const LoadLaw& law, std::int64_t n) {
-  require_n(n);
-  return general_moments(law, n);
-}
+MaxMoments numeric_moments(const MaxOfIid& d) { return general_moments(d); }
 
-double max_ceil_mean(const LoadLaw& law, std::int64_t n, std::int64_t L) {
-  require_n(n);
+double ceil_mean(const MaxOfIid& d, std::int64_t L) {
+  const LoadLaw& law = d.law();
   if (L < 1) throw engine::InputError(fmt::format("E ceil(Z/L): L = {} must be >= 1", L));
   if (!dist::is_integer_valued(law) || dist::support_min(law) < 0.0) {
     throw engine::InputError(
@@ -449,20 +454,20 @@ double max_ceil_mean(const LoadLaw& law, std::int64_t n, std::int64_t L) {
   }
   const double dL = as_double(L);
   // Terms j with jL < k0 are 1 exactly: counted, not evaluated.
-  const double k0 = max_quantile(law, n, kCertainLevel);
+  const double k0 = quantile(d, kCertainLevel);
   double j = std::ceil(k0 / dL);
   // More than kDirectTerms terms left (they end near the max-quantile at
   // 1 - 2^-53): the law is wide, its moments are strided with a stride h, and
   // for L <= h, E ceil(Z/L) = (E Z - 1/2)/L + 1/2 to the same remainder (see
   // the header). Otherwise, or for L > h, the terms one by one.
-  const double k_end = max_quantile(law, n, 1.0 - 0x1p-53);
+  const double k_end = quantile(d, 1.0 - 0x1p-53);
   if ((k_end - k0) / dL > kDirectTerms) {
-    const IntegerMoments m = integer_moments(law, n);
+    const IntegerMoments m = integer_moments(d);
     if (dL <= m.stride) return (m.moments.mean - 0.5) / dL + 0.5;
   }
   double sum = j;
   for (;; j += 1.0) {
-    const double t = max_ccdf(law, n, j * dL);
+    const double t = cdf(boost::math::complement(d, j * dL));
     sum += t;
     if (t < 1e-18 * sum || t == 0.0) break;
   }

@@ -92,12 +92,12 @@ std::optional<double> salmon_constant_printed(std::int64_t procs, double c) {
 
 double normal_limit_constant(std::int64_t procs, double c) {
   require_procs_confidence(procs, c);
-  return max_quantile(dist::Normal{0.0, 1.0}, procs, c);
+  return quantile(MaxOfIid{dist::Normal{0.0, 1.0}, procs}, c);
 }
 
 double normal_limit_confidence(std::int64_t procs, double constant) {
   if (procs < 1) throw engine::InputError(fmt::format("scattered decomposition: N_proc = {} must be >= 1", procs));
-  return max_cdf(dist::Normal{0.0, 1.0}, procs, constant);
+  return cdf(MaxOfIid{dist::Normal{0.0, 1.0}, procs}, constant);
 }
 
 double scatter_scale(const dist::LoadLaw& task, std::int64_t n) {
@@ -151,7 +151,7 @@ std::optional<double> scatter_exact_mean(const dist::LoadLaw& task, std::int64_t
   require_point(task, n, procs);
   if (std::holds_alternative<dist::Constant>(task)) return 0.0;
   if (std::holds_alternative<dist::Normal>(task)) {
-    return scatter_scale(task, n) * max_moments(dist::Normal{0.0, 1.0}, procs).mean;
+    return scatter_scale(task, n) * mean(MaxOfIid{dist::Normal{0.0, 1.0}, procs});
   }
   if (!std::holds_alternative<dist::Exponential>(task)) {
     const double m_proc = as_double(n) * dist::mean(task);

@@ -126,12 +126,12 @@ TailTable tail_table(const SumLaw& sum, double lo, double hi) {
 
 double max_quantile(const SumLaw& sum, std::int64_t count, double alpha) {
   if (const auto* lattice = std::get_if<LatticeLaw>(&sum.law)) return max_quantile(*lattice, count, alpha);
-  return sum.shift + max_quantile(std::get<dist::LoadLaw>(sum.law), count, alpha);
+  return sum.shift + quantile(MaxOfIid{std::get<dist::LoadLaw>(sum.law), count}, alpha);
 }
 
 double max_mean(const SumLaw& sum, std::int64_t count) {
   if (const auto* lattice = std::get_if<LatticeLaw>(&sum.law)) return max_mean(*lattice, count);
-  return sum.shift + max_moments(std::get<dist::LoadLaw>(sum.law), count).mean;
+  return sum.shift + mean(MaxOfIid{std::get<dist::LoadLaw>(sum.law), count});
 }
 
 }  // namespace lbmc::analytic

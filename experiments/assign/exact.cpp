@@ -21,12 +21,13 @@ AssignExact assign_exact(AssignModel model, std::int64_t tasks, std::int64_t pro
       throw analytic::ReferenceUnavailable(
           fmt::format("the Poisson model's mean N/P*L = {:g} exceeds 1e10, past its cdf's range", group_mean));
     }
-    const dist::LoadLaw law = dist::Poisson{group_mean};
-    const auto m = analytic::max_moments(law, groups);
-    return {m.mean, m.variance, analytic::max_ceil_mean(law, groups, group)};
+    const analytic::MaxOfIid max{dist::Poisson{group_mean}, groups};
+    const auto m = analytic::moments(max);
+    return {m.mean, m.variance, analytic::ceil_mean(max, group)};
   }
-  const auto m = analytic::multinomial_max_moments(tasks, groups);
-  return {m.mean, m.variance, analytic::multinomial_max_ceil_mean(tasks, groups, group)};
+  const analytic::MultinomialMax max{tasks, groups};
+  const auto m = analytic::moments(max);
+  return {m.mean, m.variance, analytic::ceil_mean(max, group)};
 }
 
 }  // namespace lbmc::exp

@@ -128,7 +128,7 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
                              (chunked && h == 0.0 && most == 1);
   if (own_processor && n <= p) {
     const auto value = reference_or_note(table, params, "makespan.mean", "max-of-iid",
-                                         [&] { return analytic::max_moments(law, n).mean; });
+                                         [&] { return analytic::mean(analytic::MaxOfIid{law, n}); });
     if (value) refs.push_back({"max-of-iid", ReferenceKind::exact, *value});
   }
   if ((s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic) && n > p) {
@@ -151,7 +151,7 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
   if (uniform) {
     if (const auto* c = std::get_if<dist::Constant>(&law)) {
       const auto m = reference_or_note(table, params, "makespan.mean", "multinomial",
-                                       [&] { return analytic::multinomial_max_moments(n, p).mean; });
+                                       [&] { return analytic::mean(analytic::MultinomialMax{n, p}); });
       if (m) refs.push_back({"multinomial", ReferenceKind::exact, c->value * *m});
     }
   }

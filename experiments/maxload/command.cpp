@@ -49,14 +49,14 @@ engine::RowInputs references_for(const MaxLoadPoint& point, const std::vector<do
     }
   };
   if (const auto exact = reference_or_note(table, params, "mean", "exact",
-                                           [&] { return analytic::max_moments(point.law, point.n); })) {
+                                           [&] { return analytic::moments(analytic::MaxOfIid{point.law, point.n}); })) {
     refs.refs("mean", {{"exact", ReferenceKind::exact, exact->mean}});
     refs.refs("variance", {{"exact", ReferenceKind::exact, exact->variance}});
   }
   for (const double alpha : alphas) {
     const std::string statistic = engine::quantile_statistic("", alpha);
     if (const auto q = reference_or_note(table, params, statistic, "exact",
-                                         [&] { return analytic::max_quantile(point.law, point.n, alpha); })) {
+                                         [&] { return analytic::quantile(analytic::MaxOfIid{point.law, point.n}, alpha); })) {
       refs.refs(statistic, {{"exact", ReferenceKind::exact, *q}});
     }
   }

@@ -43,17 +43,20 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
     atoms_ = dist::atoms(law).values;
     std::vector<double> probs;
     probs.reserve(atoms_.size());
-    for (const double a : atoms_) probs.push_back(analytic::max_pdf(law, n, a));
+    const analytic::MaxOfIid max{law, n};
+    for (const double a : atoms_) probs.push_back(analytic::pdf(max, a));
     table_ = dist::InversionTable(0.0, probs, 0.0, 0.0);
     return;
   }
   kind_ = Kind::table;
+  const analytic::MaxOfIid max{law, n};
   // [lo, hi]: P(Z < lo) < 2^-64 and P(Z > hi) < 2^-64.
-  double lo = analytic::max_quantile(law, n, kNegligible);
-  while (lo > dist::support_min(law) && analytic::max_cdf(law, n, lo - 1) >= kNegligible) --lo;
-  const double median = analytic::max_quantile(law, n, 0.5);
-  const double hi = dist::first_integer([&](double k) { return analytic::max_ccdf(law, n, k) < kNegligible; },
-                                        median, median, dist::support_max(law));
+  double lo = analytic::quantile(max, kNegligible);
+  while (lo > dist::support_min(law) && analytic::cdf(max, lo - 1) >= kNegligible) --lo;
+  const double median = analytic::quantile(max, 0.5);
+  const double hi =
+      dist::first_integer([&](double k) { return analytic::cdf(boost::math::complement(max, k)) < kNegligible; },
+                          median, median, dist::support_max(law));
   if (hi - lo >= kMaxCells) {
     kind_ = Kind::search;
     return;
@@ -61,11 +64,12 @@ DirectMaxSampler::DirectMaxSampler(const dist::LoadLaw& law, std::int64_t n)
   std::vector<double> probs;
   if (hi - lo < kDirectTableMaxCells) {
     probs.reserve(static_cast<std::size_t>(hi - lo + 1));
-    for (double k = lo; k <= hi; ++k) probs.push_back(analytic::max_pdf(law, n, k));
+    for (double k = lo; k <= hi; ++k) probs.push_back(analytic::pdf(max, k));
   } else {
-    probs = analytic::max_mass_run(law, n, lo, hi);
+    probs = analytic::mass_run(max, lo, hi);
   }
-  table_ = dist::InversionTable(lo, probs, analytic::max_cdf(law, n, lo - 1), analytic::max_ccdf(law, n, hi));
+  table_ = dist::InversionTable(lo, probs, analytic::cdf(max, lo - 1),
+                                analytic::cdf(boost::math::complement(max, hi)));
 }
 
 double log_one_minus_exp_neg(double x) {
@@ -96,7 +100,7 @@ double DirectMaxSampler::operator()(engine::Generator& gen) const {
     // The smallest k with P(Z <= k) >= u, u uniform on the midpoints of the
     // 2^-53 grid.
     case Kind::search:
-      return analytic::max_quantile(law_, n_, (static_cast<double>(gen() >> 11) + 0.5) * 0x1p-53);
+      return analytic::quantile(analytic::MaxOfIid{law_, n_}, (static_cast<double>(gen() >> 11) + 0.5) * 0x1p-53);
     case Kind::atoms: return atoms_[std::clamp<std::size_t>(table_.locate(gen() >> 1), 1, table_.size()) - 1];
     case Kind::table: {
       // Cells 0 and size()+1 are the tails of mass < 2^-64, which the 2^-63
@@ -143,7 +147,8 @@ MaxMethod choose_max_method(const dist::LoadLaw& law, std::int64_t n) {
     // 2^-64 and 1 − 2^-52 bound most of it, cheaply. A wide table costs about
     // a mass evaluation a cell (~100 draws), built once; beyond kMaxCells the
     // direct draws search the cdf (kSearchMinN).
-    const double width = analytic::max_quantile(law, n, 1.0 - 0x1p-52) - analytic::max_quantile(law, n, kNegligible);
+    const analytic::MaxOfIid max{law, n};
+    const double width = analytic::quantile(max, 1.0 - 0x1p-52) - analytic::quantile(max, kNegligible);
     const auto dn = static_cast<double>(n);
     const bool direct = width <= kDirectTableMaxCells || (width < kMaxCells && dn >= width) || dn >= kSearchMinN;
     return direct ? MaxMethod::direct : MaxMethod::brute;

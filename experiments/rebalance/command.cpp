@@ -204,7 +204,7 @@ class RebalanceCommand final : public Command {
     const double mu = dist::mean(spec.law);
     const double sigma = dist::standard_deviation(spec.law);
     const double lambda = analytic::shift_lambda(mu, sigma, spec.n);
-    const double excess = analytic::max_moments(spec.law, spec.n).mean - mu;
+    const double excess = analytic::mean(analytic::MaxOfIid{spec.law, spec.n}) - mu;
     const double gumbel = sigma * std::sqrt(2.0 * std::log(static_cast<double>(spec.n)));
     const auto printed = analytic::shift_cost_bound(lambda, mu, analytic::printed_shift_constants());
     const auto limit = analytic::shift_cost_bound(lambda, mu, analytic::limit_shift_constants());

@@ -58,8 +58,9 @@ std::pair<double, double> simulated_efficiency(const ReproduceContext& ctx, cons
 void table1(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   for (const TableRow& row : kTable1) {
     const std::string id = fmt::format("table1-N{}-P{}", row.tasks, row.processors);
-    const double poisson = analytic::efficiency_poisson_model(lambda_of(row.tasks, row.processors), row.processors);
-    const double multinomial = analytic::efficiency_multinomial(row.tasks, row.processors);
+    const double poisson =
+        analytic::efficiency(analytic::PoissonModel{lambda_of(row.tasks, row.processors), row.processors});
+    const double multinomial = analytic::efficiency(analytic::MultinomialMax{row.tasks, row.processors});
     const auto [mc, se] = simulated_efficiency(ctx, id, row.tasks, row.processors, 1, 20'000);
     claims.push_back({"", id, "Table 1", row.printed, poisson, mc, se, classify(row.printed, poisson),
                       fmt::format("Exact under the paper's model (P iid Poisson(N/P) loads): {:.4f}; under the "
@@ -83,8 +84,8 @@ void approximation_of_p(const ReproduceContext& ctx, std::vector<Claim>& claims)
                    formula, formula * std::log(2.0) * std::log(2.0), formula * std::log(2.0), exact_p)});
   constexpr std::int64_t processors = 1200;
   const auto tasks = static_cast<std::int64_t>(lambda) * processors;
-  const double poisson = analytic::efficiency_poisson_model(lambda, processors);
-  const double multinomial = analytic::efficiency_multinomial(tasks, processors);
+  const double poisson = analytic::efficiency(analytic::PoissonModel{lambda, processors});
+  const double multinomial = analytic::efficiency(analytic::MultinomialMax{tasks, processors});
   const auto [mc, se] = simulated_efficiency(ctx, "efficiency-lambda10-P1200", tasks, processors, 1, 20'000);
   claims.push_back({"", "efficiency-lambda10-P1200", "§2, efficiency at λ = 10, P = 1200", "0.46", poisson, mc, se,
                     classify("0.46", poisson),
@@ -94,12 +95,12 @@ void approximation_of_p(const ReproduceContext& ctx, std::vector<Claim>& claims)
 
 void one_task_per_processor(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   constexpr std::int64_t n = 1'000'000;
-  const double poisson = analytic::efficiency_poisson_model(1.0, n);
-  const double multinomial = analytic::efficiency_multinomial(n, n);
+  const double poisson = analytic::efficiency(analytic::PoissonModel{1.0, n});
+  const double multinomial = analytic::efficiency(analytic::MultinomialMax{n, n});
   const auto [mc, se] = simulated_efficiency(ctx, "efficiency-P-equals-N-1e6", n, n, 1, 200);
   // The paper's median argument: G(1/E) = 1/2, i.e. 1/E = the Poisson(1)
   // quantile at 2^(−1/N).
-  const double median_max = analytic::max_quantile(dist::Poisson{1.0}, n, 0.5);
+  const double median_max = analytic::quantile(analytic::MaxOfIid{dist::Poisson{1.0}, n}, 0.5);
   claims.push_back({"", "efficiency-P-equals-N-1e6", "§2, P = N = 10^6", "0.12", poisson, mc, se,
                     classify("0.12", poisson),
                     fmt::format("Poisson model {:.4f} (E max = {:.3f}), multinomial {:.4f} (MC {:.4f}); the "

@@ -41,7 +41,7 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
   const double lambda = analytic::shift_lambda(mu, sigma, kN);
   const double root = std::sqrt(2.0 * std::log(static_cast<double>(kN)));
   const double gumbel = sigma * root;
-  const double excess = analytic::max_moments(law, kN).mean - mu;
+  const double excess = analytic::mean(analytic::MaxOfIid{law, kN}) - mu;
   const auto printed = analytic::shift_cost_bound(lambda, mu, analytic::printed_shift_constants());
   const auto limit = analytic::shift_cost_bound(lambda, mu, analytic::limit_shift_constants());
   const double break_even = printed.time(kTau, kPhi) / gumbel;

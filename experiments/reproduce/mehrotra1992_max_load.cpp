@@ -42,7 +42,7 @@ std::vector<Claim> mehrotra1992_max_load(const ReproduceContext& ctx) {
     const std::string id = fmt::format("max-load-q95-n{}", n);
     const MaxLoadSample sample = simulate_max_load(kStandardNormal, n, ctx.plan(id, kReps)).sample;
     const auto q = sample.quantiles.result().quantile(kAlpha, ctx.level);
-    const double exact = analytic::max_quantile(kStandardNormal, n, kAlpha);
+    const double exact = analytic::quantile(analytic::MaxOfIid{kStandardNormal, n}, kAlpha);
     const double gumbel = analytic::quantile(analytic::gumbel_paper(0.0, 1.0, n), kAlpha);
     claims.push_back(
         {"", id, "§3, α-th percentile of (Z−μ)/σ", printed, exact, q.value, q.se,
@@ -52,7 +52,7 @@ std::vector<Claim> mehrotra1992_max_load(const ReproduceContext& ctx) {
                      "Φ⁻¹(α^(1/n)) = {:.4f} is {:.0f}% lower at n = {}: the limit is reached only slowly.",
                      gumbel, exact, 100.0 * (gumbel - exact) / gumbel, n)});
 
-    const analytic::MaxMoments moments = analytic::max_moments(kStandardNormal, n);
+    const analytic::MaxMoments moments = analytic::moments(analytic::MaxOfIid{kStandardNormal, n});
     const analytic::GumbelApprox paper = analytic::gumbel_paper(0.0, 1.0, n);
     const double mean_formula = analytic::mean(paper);
     claims.push_back({"", fmt::format("max-load-mean-n{}", n), "§3, E(Z) = μ + σ(√(2 ln n) + γ/√(2 ln n))",

@@ -51,7 +51,7 @@ engine::RowInputs references_for(const ScatterPoint& point, const std::vector<do
   if (exact_mean && *exact_mean) refs.refs("l.mean", {{"exact", ReferenceKind::exact, **exact_mean}});
   // The CLT limit: E l ≈ (σ/(√n m))·E max of N_proc standard normals.
   const Reference limit_mean{"normal-limit", ReferenceKind::asymptotic,
-                             scale * analytic::max_moments(dist::Normal{0.0, 1.0}, point.procs).mean};
+                             scale * analytic::mean(analytic::MaxOfIid{dist::Normal{0.0, 1.0}, point.procs})};
   if (!normal) refs.refs("l.mean", {limit_mean});
   refs.refs("l_obs.mean", {limit_mean});
   for (const double c : confidences) {

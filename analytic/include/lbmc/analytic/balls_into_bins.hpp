@@ -9,7 +9,17 @@
 //      P(M <= k) = N!/P^N · [x^N] (sum_{j<=k} x^j/j!)^P          (DESIGN §6).
 // Efficiency is (N/P)/E[max load] in both (Franklin §2, lambda/g-bar).
 //
-// multinomial_max_cdf evaluates the coefficient by an exponential tilt and
+// Design: the laws are value types in Boost.Math's distribution shape
+// (DESIGN §9), as max_of_iid.hpp's MaxOfIid: MultinomialMax{N, P}, the
+// maximum load of the exact model, and TwoBinMax{N}, its closed forms for two
+// processors, with free functions cdf, quantile, support, moments (mean and
+// variance together; mean and variance of max_moments.hpp are its parts) and
+// ceil_mean (E ceil(M/L)). The
+// paper's model is PoissonModel{lambda, P}, whose maximum is
+// MaxOfIid{Poisson(lambda), P}; efficiency(model) and efficiency(model,
+// Grouping{L, unit_jobs}) are Franklin's efficiencies of either model.
+//
+// cdf(MultinomialMax) evaluates the coefficient by an exponential tilt and
 // an exact lattice inversion. For any t > 0,
 //   [x^N] e_k(x)^P = t^{-N} e_k(t)^P · P(Y_1 + ... + Y_P = N),
 // with e_k(x) = sum_{j<=k} x^j/j! and Y_i iid on {0..k}, P(Y = j) ∝ t^j/j!
@@ -28,7 +38,7 @@
 // Edge cases are closed forms: k < N/P gives 0, k = N/P gives N!/(k!^P P^N),
 // k >= N gives 1.
 //
-// multinomial_max_cdf_dp is the independent check: processors are filled one
+// cdf_dynamic_program is the independent check: processors are filled one
 // after another, processor p+1 receiving Binomial(r, 1/(P-p)) of the r tasks
 // left, and a long double dynamic program over r carries the probability that
 // every processor so far holds <= k. All terms are positive (no cancellation);
@@ -40,7 +50,7 @@
 // 8 ulp; at N = P = 1e6 the lattice method is within 1e-13 relative of a
 // 40-digit Miller recurrence (the long double prefactor dominates). Near 1
 // the cdf is not monotone below the ulp level; the moments use the union
-// bound there (see multinomial_max_moments).
+// bound there (see moments(MultinomialMax)).
 //
 // Cost of one cdf value: O(L · width) complex terms (~22 ns each), width
 // ~ 26 sqrt(N/P)+1 the pmf range, L ~ 33·width/2 + 20 sqrt(N): ~1 ms at
@@ -57,9 +67,9 @@
 // Two processors (M = max(X, N - X) = N/2 + |X - N/2|, X ~ Binomial(N, 1/2))
 // have closed forms, used by the functions below beyond N = 2048 (at and
 // below it the lattice, whose values are unchanged): the moments from de
-// Moivre's mean absolute deviation (two_bin_max_moments), the cdf as
-// 1 - 2 P(X > k) (two_bin_max_cdf), and E ceil(M/L) by residues mod L
-// (two_bin_max_ceil_mean):
+// Moivre's mean absolute deviation (moments(TwoBinMax)), the cdf as
+// 1 - 2 P(X > k) (cdf(TwoBinMax)), and E ceil(M/L) by residues mod L
+// (ceil_mean(TwoBinMax)):
 //   E ceil(M/L) = (E M + E[(-M) mod L])/L,
 //   E[(-M) mod L] = (L-1)/2 + sum_{q=1}^{L-1} Re{ E e^{i w_q M}/(e^{i w_q} - 1) },
 //   E e^{i w M} = e^{i w N/2} (cos(w/2)^N + 2i S(w)),  S(w) = sum_{y>0} g(y) sin(w y),
@@ -76,37 +86,66 @@
 // Measured accuracy of the closed forms: moments within 1 ulp of 50-digit
 // sums at N = 1e9 ... 3e10; the cdf within 2 eps absolute (it is 1 - 2q).
 //
-// E ceil(M/L) (multinomial_max_ceil_mean, groups of unit jobs): the terms
+// E ceil(M/L) (ceil_mean(MultinomialMax), groups of unit jobs): the terms
 // P(M > jL) are exactly 1 while jL P < N (the cdf is 0 there) and are
 // counted, the rest summed in double until below 1e-18 of the sum (the sum
 // the command layer has always formed).
 #pragma once
 
 #include <cstdint>
+#include <utility>
+
+#include "lbmc/analytic/max_moments.hpp"
+#include "lbmc/analytic/max_of_iid.hpp"
 
 namespace lbmc::analytic {
 
-//! P(M <= k) for the maximum load M of N tasks assigned independently and
-//! uniformly to P processors (DESIGN §6; the exact, multinomial form of
-//! Franklin §2): N!/P^N [x^N] (sum_{j<=k} x^j/j!)^P, by saddle-point tilt and
-//! exact lattice inversion (see the note above); P = 2 beyond N = 2048 by
-//! two_bin_max_cdf. k < ceil(N/P) gives 0, k >= N gives 1. Throws
-//! engine::InputError for N < 0 or P < 1, analytic::ReferenceUnavailable
-//! when the evaluation would exceed 2^26 terms.
-double multinomial_max_cdf(std::int64_t N, std::int64_t P, std::int64_t k);
+// ---------------------------------------------------------------------------
+// The exact model: the maximum load M of N tasks on P processors.
+
+//! The law of the maximum load M of N tasks assigned independently and
+//! uniformly to P processors: the loads are Multinomial(N; 1/P, ..., 1/P)
+//! (DESIGN §6; the exact form of Franklin §2).
+class MultinomialMax {
+ public:
+  using value_type = std::int64_t;
+  //! N tasks on P processors. Throws engine::InputError for N < 0 or P < 1.
+  MultinomialMax(std::int64_t N, std::int64_t P);
+  //! N.
+  std::int64_t tasks() const { return tasks_; }
+  //! P.
+  std::int64_t processors() const { return processors_; }
+
+ private:
+  std::int64_t tasks_;
+  std::int64_t processors_;
+};
+
+//! P(M <= k) = N!/P^N [x^N] (sum_{j<=k} x^j/j!)^P (DESIGN §6), by
+//! saddle-point tilt and exact lattice inversion (see the note above); P = 2
+//! beyond N = 2048 by cdf(TwoBinMax). k < ceil(N/P) gives 0, k >= N gives 1.
+//! Throws analytic::ReferenceUnavailable when the evaluation would exceed
+//! 2^26 terms.
+double cdf(const MultinomialMax& m, std::int64_t k);
 
 //! The same probability by an independent method: a long double dynamic
 //! program over processors (processor p+1 gets Binomial(r, 1/(P-p)) of the
 //! r tasks left), O(P·N·min(k,N)) time, O(N) memory. Exposed so the two can
-//! check each other. Throws engine::InputError for N < 0 or P < 1, or when
-//! P·N·min(k,N) exceeds 1e10.
-double multinomial_max_cdf_dp(std::int64_t N, std::int64_t P, std::int64_t k);
+//! check each other. Throws engine::InputError when P·N·min(k,N) exceeds
+//! 1e10 or N exceeds 1e4.
+double cdf_dynamic_program(const MultinomialMax& m, std::int64_t k);
 
-//! Mean and variance of the maximum load M (multinomial model).
-struct AssignMoments {
-  double mean = 0.0;
-  double variance = 0.0;
-};
+//! The support of M: from ceil(N/P) (every processor as full as the others
+//! allow) to N (one processor takes every task).
+std::pair<std::int64_t, std::int64_t> support(const MultinomialMax& m);
+
+//! The smallest k with P(M <= k) >= alpha (as cdf evaluates it), alpha in
+//! [0,1], by bisection on the support; alpha = 0 gives the lowest possible
+//! maximum ceil(N/P), alpha = 1 the smallest k whose computed cdf is 1 (at
+//! most N). Throws engine::InputError for alpha outside [0,1];
+//! analytic::ReferenceUnavailable beyond the lattice budget (2^26 terms for
+//! all the cdf values together).
+std::int64_t quantile(const MultinomialMax& m, double alpha);
 
 //! E M and Var M from the cdf, centred at the median c of M:
 //! E M = c + sum_{k>=c} P(M > k) - sum_{k<c} P(M <= k),
@@ -114,82 +153,117 @@ struct AssignMoments {
 //! Where the union bound u(k) = P·P(Bin(N,1/P) > k) is below 1e-8,
 //! P(M > k) is taken as u(k) (Bonferroni: u - u^2/2 <= P(M > k) <= u, so the
 //! error is below 1e-16 absolute); sums stop when the neglected terms are
-//! below 1e-18 relative. P = 2 beyond N = 2048: two_bin_max_moments.
-//! Throws engine::InputError for N < 0 or P < 1,
-//! analytic::ReferenceUnavailable beyond the lattice budget (2^26 terms).
-AssignMoments multinomial_max_moments(std::int64_t N, std::int64_t P);
+//! below 1e-18 relative. P = 2 beyond N = 2048: moments(TwoBinMax).
+//! Throws analytic::ReferenceUnavailable beyond the lattice budget (2^26
+//! terms).
+MaxMoments moments(const MultinomialMax& m);
 
 //! E ceil(M/L) = sum_{j>=0} P(M > jL) for an integer L >= 1: the time of
 //! the most loaded of P groups of unit jobs served L at a time (Franklin §2,
 //! grouping). The leading terms, exactly 1 while jL·P < N, are counted; the
 //! rest summed until below 1e-18 of the sum (P = 2 beyond N = 2048:
-//! two_bin_max_ceil_mean). Throws engine::InputError for N < 0, P < 1 or
-//! L < 1; analytic::ReferenceUnavailable beyond the lattice budget (2^26
-//! terms).
-double multinomial_max_ceil_mean(std::int64_t N, std::int64_t P, std::int64_t L);
+//! ceil_mean(TwoBinMax)). Throws engine::InputError for L < 1;
+//! analytic::ReferenceUnavailable beyond the lattice budget (2^26 terms).
+double ceil_mean(const MultinomialMax& m, std::int64_t L);
 
-//! Two processors, by closed forms (M = max(X, N-X), X ~ Binomial(N, 1/2)):
+// ---------------------------------------------------------------------------
+// Two processors: M = max(X, N - X), X ~ Binomial(N, 1/2), by closed forms.
+
+//! The law of the maximum load of N tasks on two processors, by the closed
+//! forms of the note above (N <= 2^53).
+class TwoBinMax {
+ public:
+  using value_type = std::int64_t;
+  //! N tasks on two processors. Throws engine::InputError for N < 0.
+  explicit TwoBinMax(std::int64_t N);
+  //! N.
+  std::int64_t tasks() const { return tasks_; }
+
+ private:
+  std::int64_t tasks_;
+};
+
 //! P(M <= k) = 1 - 2 P(X > k) for 2k >= N (0 below, 1 from k = N on), from
-//! Boost's binomial upper tail; absolute error ~2 eps. N <= 2^53. Throws
-//! engine::InputError for N < 0.
-double two_bin_max_cdf(std::int64_t N, std::int64_t k);
+//! Boost's binomial upper tail; absolute error ~2 eps.
+double cdf(const TwoBinMax& m, std::int64_t k);
 
-//! Two processors: E M = N/2 + E|X - N/2| with de Moivre's
+//! E M = N/2 + E|X - N/2| with de Moivre's
 //! E|X - N/2| = ceil(N/2) C(N, ceil(N/2))/2^N
 //!            = (N/2) Gamma(m + 1/2)/(sqrt(pi) Gamma(m + 1)), m = floor(N/2),
 //! and Var M = N/4 - (E|X - N/2|)^2 (since (M - N/2)^2 = (X - N/2)^2), in
-//! long double: within 2 ulp. Cost O(1). Throws engine::InputError for N < 0.
-AssignMoments two_bin_max_moments(std::int64_t N);
+//! long double: within 2 ulp. Cost O(1).
+MaxMoments moments(const TwoBinMax& m);
 
-//! Two processors: E ceil(M/L). L = 1: E M. 16 L <= sd(X) = sqrt(N)/2: by
-//! residues mod L (see the note above), cost O(L), error below 1e-15
-//! relative; otherwise the short window of terms P(M > jL) = 2 P(X > jL)
-//! (fewer than 150). Throws engine::InputError for N < 0 or L < 1.
-double two_bin_max_ceil_mean(std::int64_t N, std::int64_t L);
+//! E ceil(M/L). L = 1: E M. 16 L <= sd(X) = sqrt(N)/2: by residues mod L
+//! (see the note above), cost O(L), error below 1e-15 relative; otherwise
+//! the short window of terms P(M > jL) = 2 P(X > jL) (fewer than 150).
+//! Throws engine::InputError for L < 1.
+double ceil_mean(const TwoBinMax& m, std::int64_t L);
 
-//! The smallest k with P(M <= k) >= alpha (as multinomial_max_cdf evaluates
-//! it), alpha in [0,1], by bisection on [ceil(N/P), N]; alpha = 0 gives the
-//! lowest possible maximum ceil(N/P), alpha = 1 the smallest k whose computed
-//! cdf is 1 (at most N). Throws engine::InputError for alpha
-//! outside [0,1], N < 0 or P < 1; analytic::ReferenceUnavailable beyond the
-//! lattice budget (2^26 terms for all the cdf values together).
-std::int64_t multinomial_max_quantile(std::int64_t N, std::int64_t P, double alpha);
+// ---------------------------------------------------------------------------
+// The paper's model and the efficiencies of both models.
+
+//! Franklin §2's model of random assignment: P iid Poisson(lambda) processor
+//! loads, lambda = N/P (f_lambda(k) and G = F^P).
+class PoissonModel {
+ public:
+  //! Throws engine::InputError for lambda <= 0 or not finite, or P < 1.
+  PoissonModel(double lambda, std::int64_t P);
+  //! lambda, the mean load of a processor.
+  double lambda() const { return lambda_; }
+  //! P.
+  std::int64_t processors() const { return processors_; }
+
+ private:
+  double lambda_;
+  std::int64_t processors_;
+};
+
+//! The law of the largest of the P loads: MaxOfIid{Poisson(lambda), P}
+//! (Franklin §2: G = F^P).
+MaxOfIid max_load(const PoissonModel& model);
 
 //! The paper's efficiency lambda/E[max of P iid Poisson(lambda)] (Franklin
-//! §2, Table 1), E by analytic::max_moments. Throws engine::InputError for
-//! lambda <= 0 or P < 1; analytic::ReferenceUnavailable as max_moments.
-double efficiency_poisson_model(double lambda, std::int64_t P);
+//! §2, Table 1: lambda/g-bar), E by mean(max_load(model)). Throws
+//! analytic::ReferenceUnavailable as moments(MaxOfIid).
+double efficiency(const PoissonModel& model);
 
 //! The exact (multinomial) efficiency (N/P)/E M. Throws engine::InputError
-//! for N < 1 or P < 1; analytic::ReferenceUnavailable as
-//! multinomial_max_moments.
-double efficiency_multinomial(std::int64_t N, std::int64_t P);
+//! for N < 1; analytic::ReferenceUnavailable as moments(MultinomialMax).
+double efficiency(const MultinomialMax& m);
 
-//! Grouping (Franklin §2, last paragraph): the P processors form G = P/L
-//! groups of L that share one queue, so a group's load is the sum of L
-//! processors' loads: Poisson(L·lambda) in the paper's model. With
-//! unit_jobs = false a group finishes at load/L (fractional finishing times)
-//! and the efficiency is lambda/E[max_G load/L] = efficiency_poisson_model(
-//! L·lambda, G): this is the model behind the paper's numbers ("exactly the
-//! same as the efficiency with N jobs and P/L processors", 0.16 -> 0.30 ->
-//! 0.49 for N = P = 3000, L = 1, 3, 10). With unit_jobs = true a group
-//! finishes at ceil(load/L), E = sum_{m>=0} P(max_G load > mL) =
-//! max_ceil_mean (L = 1: both rules are the ungrouped model).
-//! Throws engine::InputError unless L >= 1 divides P, or for lambda <= 0.
-double efficiency_grouped_poisson(double lambda, std::int64_t P, std::int64_t L, bool unit_jobs);
+//! Grouping (Franklin §2, last paragraph): the P processors form
+//! G = P/group_size groups of L = group_size that share one queue, so a
+//! group's load is the sum of L processors' loads. With unit_jobs = false a
+//! group finishes at load/L (fractional finishing times), with
+//! unit_jobs = true at ceil(load/L).
+struct Grouping {
+  std::int64_t group_size = 1;
+  bool unit_jobs = false;
+};
 
-//! Grouping in the exact model: the G = P/L group loads are
-//! Multinomial(N; 1/G, ...), so the largest group load has the law of
-//! multinomial_max_cdf(N, G, .). Fractional: (N/P)/(E[M_G]/L) =
-//! efficiency_multinomial(N, G) (the paper's model of grouping); unit jobs:
-//! (N/P)/E ceil(M_G/L), E ceil(M_G/L) = sum_{m>=0} P(M_G > mL) =
-//! multinomial_max_ceil_mean (L = 1: both rules are the ungrouped model).
-//! Throws engine::InputError unless L >= 1 divides P, or for N < 1;
-//! analytic::ReferenceUnavailable beyond the lattice budget.
-double efficiency_grouped_multinomial(std::int64_t N, std::int64_t P, std::int64_t L,
-                                      bool unit_jobs);
+//! The paper's model grouped: a group's load is Poisson(L·lambda). Fractional
+//! finishing: lambda/E[max_G load/L] = efficiency(PoissonModel{L·lambda, G}),
+//! the model behind the paper's numbers ("exactly the same as the efficiency
+//! with N jobs and P/L processors", 0.16 -> 0.30 -> 0.49 for N = P = 3000,
+//! L = 1, 3, 10). Unit jobs: lambda/E ceil(max_G load/L), E by ceil_mean
+//! (L = 1: both rules are the ungrouped model). Throws engine::InputError
+//! unless L >= 1 divides P.
+double efficiency(const PoissonModel& model, const Grouping& grouping);
 
-//! The largest P with efficiency_poisson_model(lambda, P) >= target (Franklin
+//! The exact model grouped: the G = P/L group loads are
+//! Multinomial(N; 1/G, ...), so the largest group load M_G has the law
+//! MultinomialMax{N, G}. Fractional: (N/P)/(E[M_G]/L) =
+//! efficiency(MultinomialMax{N, G}) (the paper's model of grouping); unit
+//! jobs: (N/P)/E ceil(M_G/L), E by ceil_mean (L = 1: both rules are the
+//! ungrouped model). Throws engine::InputError unless L >= 1 divides P, or
+//! for N < 1; analytic::ReferenceUnavailable beyond the lattice budget.
+double efficiency(const MultinomialMax& m, const Grouping& grouping);
+
+// ---------------------------------------------------------------------------
+// The number of processors at a target efficiency.
+
+//! The largest P with efficiency(PoissonModel{lambda, P}) >= target (Franklin
 //! §2: "the maximum P that may be used for a given lambda, and still achieve
 //! 50% efficiency"). The efficiency decreases in P: bracketed by doubling,
 //! then bisection. Throws engine::InputError for lambda <= 0 or target

@@ -75,15 +75,9 @@
 
 #include <cstdint>
 
-#include <boost/math/distributions/complement.hpp>
+#include "lbmc/analytic/complement.hpp"
 
 namespace lbmc::analytic {
-
-//! The upper-tail argument of cdf and quantile: complement(law, x) is
-//! P(M > x) under cdf, and quantile(complement(law, q)) is the x with
-//! P(M > x) = q (Boost.Math's convention).
-template <class Law>
-using Complement = boost::math::complemented2_type<Law, double>;
 
 // ---------------------------------------------------------------------------
 // Limit of W': the maximum M of a standard Brownian bridge.

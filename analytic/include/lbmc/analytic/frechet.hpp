@@ -8,7 +8,7 @@
 //   Var Z ~ a_n^2 (Γ(1 - 2/alpha) - Γ(1 - 1/alpha)^2)  (alpha > 2),
 //   quantile a_n (-ln q)^(-1/alpha).
 // Reported as `asymptotic` (reference `frechet`); the exact moments are
-// analytic::max_moments.
+// mean(analytic::MaxOfIid).
 #pragma once
 
 #include <cstdint>

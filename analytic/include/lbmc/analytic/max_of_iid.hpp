@@ -1,6 +1,13 @@
 // Exact finite-n law of Z = max(X_1, ..., X_n), X_i iid with cdf F
 // (DESIGN §6 "Maximum of n iid loads"; Mehrotra–Ranka–Wang 1992, §3).
 //
+// Design: the law is a value type, MaxOfIid{law, n}, in Boost.Math's
+// distribution shape (DESIGN §9), as bridge.hpp's laws are: free functions
+// cdf, cdf(complement(...)), pdf, quantile, support, moments (mean and
+// variance together; mean and variance of max_moments.hpp are its parts),
+// and the two this project needs beyond Boost's set: mass_run (a table of
+// masses of an integer law) and ceil_mean (E ceil(Z/L)).
+//
 // P(Z <= x) = F(x)^n is the only formula; everything else is about
 // evaluating it and its moments without losing digits for n up to ~1e9:
 //  - F^n and 1 - F^n go through log1p(-P(X > x)) and expm1 in the upper
@@ -46,7 +53,7 @@
 //    as in the term-by-term sums; h = 1 is the plain sum. (A stride over the
 //    mass form P(Z = k) with normalisation was measured too: no more
 //    accurate, one more Boost call per node.)
-//  - E ceil(Z/L) = sum_{j>=0} P(Z > jL) (max_ceil_mean): the terms with jL
+//  - E ceil(Z/L) = sum_{j>=0} P(Z > jL) (ceil_mean): the terms with jL
 //    below the lower max-quantile at 2^-60 are exactly 1 in double and are
 //    counted; the rest are summed while that takes at most 16384 terms.
 //    Beyond, ceil(ceil(U)/L) = ceil(U/L) and the same Poisson-summation
@@ -81,17 +88,17 @@
 //                            (against the normal law with continuity
 //                            correction, exact to O(1/M) there);
 //   exponential, uniform     closed forms, within 1-2 ulp;
-//   max_moments_numeric      exponential: within 2 ulp of the closed form;
+//   numeric_moments          exponential: within 2 ulp of the closed form;
 //                            uniform: limited by the problem, not the method:
 //                            F is evaluated at doubles x near b, rounded by
 //                            eps·|b|/2 against a spread sd Z ~ (b-a)/n, so the
 //                            variance is defined only to ~eps·|b|/sd Z (5e-12
 //                            seen at n = 1e6, 4e-10 at n = 1e9).
-//   max_cdf, max_ccdf        the law's own cdf/ccdf error times the condition
+//   cdf, cdf(complement)     the law's own cdf/ccdf error times the condition
 //                            |n ln F| of F^n (Boost's normal upper tail errs
 //                            by ~x^2/2 ulp, so 1 - Phi(20)^1e9 = 2.75e-80
 //                            comes out within ~160 ulp);
-//   max_quantile             within 1 ulp for the normal (n up to 1e9).
+//   quantile                 within 1 ulp for the normal (n up to 1e9).
 // Guarantee: relative error below 1e-12 for the mean (relative to
 // max(|E Z|, sd Z), since E Z can be 0) and 1e-10 for the variance, n <= 1e6.
 //
@@ -105,33 +112,54 @@
 // at Poisson(1e6), 28 s at binomial(1e12, 1e-3) and refused 1e6 terms and
 // more). Beyond Poisson means ~1e10 (3e10 fails) Boost's series give up in
 // the tails (after ~0.01-0.3 s); the moments then throw
-// analytic::ReferenceUnavailable. max_quantile needs O(log) cdf values
+// analytic::ReferenceUnavailable. quantile needs O(log) cdf values
 // near the level only, and starts from the mean where Boost's own discrete
 // quantile gives up (Poisson means beyond ~1e11).
 
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "lbmc/analytic/complement.hpp"
+#include "lbmc/analytic/max_moments.hpp"
 #include "lbmc/dist/laws.hpp"
 
 namespace lbmc::analytic {
 
-//! P(Z <= x) = F(x)^n (Mehrotra §3; DESIGN §6). Throws engine::InputError for
-//! n < 1.
-double max_cdf(const dist::LoadLaw& law, std::int64_t n, double x);
+//! The law of Z = max(X_1, ..., X_n), X_1, ..., X_n iid of law `law`
+//! (Mehrotra §3; DESIGN §6): P(Z <= x) = F(x)^n.
+class MaxOfIid {
+ public:
+  using value_type = double;
+  //! The maximum of n iid copies of law. Throws engine::InputError for n < 1.
+  MaxOfIid(dist::LoadLaw law, std::int64_t n);
+  //! The law of each X_i.
+  const dist::LoadLaw& law() const { return law_; }
+  //! n.
+  std::int64_t n() const { return n_; }
+
+ private:
+  dist::LoadLaw law_;
+  std::int64_t n_;
+};
+
+//! P(Z <= x) = F(x)^n (Mehrotra §3; DESIGN §6).
+double cdf(const MaxOfIid& d, double x);
 
 //! P(Z > x) = 1 - F(x)^n, computed as -expm1(n·log1p(-P(X > x))) where
 //! F(x) > 1/2, so it keeps full relative accuracy when it is tiny (e.g.
-//! n·P(X > x) ~ 1e-15). Throws engine::InputError for n < 1.
-double max_ccdf(const dist::LoadLaw& law, std::int64_t n, double x);
+//! n·P(X > x) ~ 1e-15).
+double cdf(const Complement<MaxOfIid>& c);
 
 //! The density n F(x)^{n-1} f(x) of Z for continuous laws; for integer laws
 //! the mass P(Z = x) = F(x)^n - F(x-1)^n (0 off the integers), formed as
 //! F(x)^n · (-expm1(n·log1p(-P(X = x)/F(x)))) so it does not cancel.
-//! Throws engine::InputError for n < 1.
-double max_pdf(const dist::LoadLaw& law, std::int64_t n, double x);
+double pdf(const MaxOfIid& d, double x);
+
+//! The support of Z: the law's own (a maximum takes the values its terms do).
+std::pair<double, double> support(const MaxOfIid& d);
 
 //! Integer laws: P(Z = k) for every integer k in [lo, hi], for tables too
 //! wide to evaluate the law's cdf at every cell (a Poisson(1e8) cdf costs
@@ -139,49 +167,44 @@ double max_pdf(const dist::LoadLaw& law, std::int64_t n, double x);
 //! cell in kMassRunAnchorStride and carried to the others by adding masses
 //! P(X = j), upward for F and downward for the upper tail, so each stays a
 //! sum of positive terms (relative error below ~kMassRunAnchorStride ulp);
-//! each P(Z = k) is then formed as max_pdf forms it. Throws
-//! engine::InputError for n < 1 or a continuous law.
+//! each P(Z = k) is then formed as pdf forms it. Throws engine::InputError
+//! for a continuous law.
 inline constexpr std::int64_t kMassRunAnchorStride = 256;
-std::vector<double> max_mass_run(const dist::LoadLaw& law, std::int64_t n, double lo, double hi);
+std::vector<double> mass_run(const MaxOfIid& d, double lo, double hi);
 
 //! The alpha-quantile of Z for alpha in [0,1]. Continuous laws:
-//! F^{-1}(alpha^{1/n}), computed as quantile_upper(-expm1(ln(alpha)/n)) when
-//! that tail is below 1/2 (no digits lost for large n). Integer laws: the
-//! smallest k with F(k)^n >= alpha, with the inequality evaluated by max_cdf
-//! (so max_cdf(k) >= alpha > max_cdf(k-1) holds for the returned k).
-//! alpha = 0 and 1 give the ends of the support (possibly infinite).
-//! Throws engine::InputError for n < 1 or alpha outside [0,1].
-double max_quantile(const dist::LoadLaw& law, std::int64_t n, double alpha);
+//! F^{-1}(alpha^{1/n}) (Mehrotra §3), computed as
+//! quantile_upper(-expm1(ln(alpha)/n)) when that tail is below 1/2 (no
+//! digits lost for large n). Integer laws: the smallest k with
+//! F(k)^n >= alpha, with the inequality evaluated by cdf (so
+//! cdf(d, k) >= alpha > cdf(d, k-1) holds for the returned k). alpha = 0 and
+//! 1 give the ends of the support (possibly infinite). Throws
+//! engine::InputError for alpha outside [0,1].
+double quantile(const MaxOfIid& d, double alpha);
 
-//! Mean and variance of Z.
-struct MaxMoments {
-  double mean = 0.0;
-  double variance = 0.0;
-};
-
-//! E Z and Var Z, exactly (to the accuracy stated at the top of this file):
-//! exponential(mean m): E = m H_n, Var = m^2 H_n^(2) (DESIGN §6, Rényi's
-//! representation of exponential order statistics); uniform(a,b):
+//! E Z and Var Z together, exactly (to the accuracy stated at the top of
+//! this file): exponential(mean m): E = m H_n, Var = m^2 H_n^(2) (DESIGN §6,
+//! Rényi's representation of exponential order statistics); uniform(a,b):
 //! E = a + (b-a) n/(n+1), Var = (b-a)^2 n / ((n+1)^2 (n+2)) (the Beta(n,1)
-//! law of (Z-a)/(b-a)); constant v: (v, 0); normal by quadrature on the
-//! standard normal, then mu + sigma E, sigma^2 Var; integer laws by sums.
-//! Throws engine::InputError for n < 1, analytic::ReferenceUnavailable where
-//! Boost cannot evaluate an integer law's tails (Poisson means beyond ~1e10).
-MaxMoments max_moments(const dist::LoadLaw& law, std::int64_t n);
+//! law of (Z-a)/(b-a)); Pareto(alpha, x_m): E Z^r = x_m^r Gamma(n+1)
+//! Gamma(1-r/alpha)/Gamma(n+1-r/alpha) (DESIGN §6); constant v: (v, 0);
+//! normal by quadrature on the standard normal, then mu + sigma E,
+//! sigma^2 Var; integer laws by sums. Throws analytic::ReferenceUnavailable
+//! where Boost cannot evaluate an integer law's tails (Poisson means beyond
+//! ~1e10), engine::InputError for a Pareto law without a variance.
+MaxMoments moments(const MaxOfIid& d);
 
 //! The same moments by the general method only (quadrature for every
 //! continuous law, sums for every integer law), ignoring the closed forms;
 //! exposed so the closed forms and the general method can check each other.
-//! Throws engine::InputError for n < 1.
-MaxMoments max_moments_numeric(const dist::LoadLaw& law, std::int64_t n);
+MaxMoments numeric_moments(const MaxOfIid& d);
 
 //! E ceil(Z/L) = sum_{j>=0} P(Z > jL) for an integer law on 0, 1, 2, ...
 //! (binomial, Poisson, constant >= 0) and an integer L >= 1: the time of the
 //! most loaded of n groups of unit jobs served L at a time (Franklin §2,
 //! grouping). Leading terms that are exactly 1 are counted; wide laws use
 //! (E Z - 1/2)/L + 1/2 (see the note above). Throws engine::InputError for
-//! n < 1, L < 1 or another law; analytic::ReferenceUnavailable as
-//! max_moments.
-double max_ceil_mean(const dist::LoadLaw& law, std::int64_t n, std::int64_t L);
+//! L < 1 or another law; analytic::ReferenceUnavailable as moments.
+double ceil_mean(const MaxOfIid& d, std::int64_t L);
 
 }  // namespace lbmc::analytic

@@ -27,10 +27,11 @@
 // = constant·σ/(√n·m).
 //
 // Accuracy: salmon_constant_log_kept to a few ulp (bisection to adjacent
-// doubles); exact quantiles to the accuracy of max_quantile (normal, 1 ulp) or
-// Boost's gamma_q inverse (a few ulp of the tail), then one subtraction of 1,
-// which loses log10(1/l_c) digits (≤ 2 for n ≤ 10^4 at N = 1000); the Gamma
-// mean by double-exponential quadrature to ~1e-10 relative.
+// doubles); exact quantiles to the accuracy of quantile(MaxOfIid) (normal,
+// 1 ulp) or Boost's gamma_q inverse (a few ulp of the tail), then one
+// subtraction of 1, which loses log10(1/l_c) digits (≤ 2 for n ≤ 10^4 at
+// N = 1000); the Gamma mean by double-exponential quadrature to ~1e-10
+// relative.
 #pragma once
 
 #include <cstdint>

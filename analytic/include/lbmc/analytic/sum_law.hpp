@@ -76,10 +76,11 @@ inline constexpr std::size_t kTailTableStride = 32;
 TailTable tail_table(const SumLaw& sum, double lo, double hi);
 
 //! The alpha-quantile of the maximum of `count` iid copies of S, alpha in
-//! (0, 1): max_quantile of max_of_iid.hpp or lattice_sum.hpp, plus the shift.
+//! (0, 1): quantile(MaxOfIid) of max_of_iid.hpp or max_quantile of
+//! lattice_sum.hpp, plus the shift.
 double max_quantile(const SumLaw& sum, std::int64_t count, double alpha);
 
-//! E of the maximum of `count` iid copies of S: max_moments of max_of_iid.hpp
+//! E of the maximum of `count` iid copies of S: mean(MaxOfIid) of max_of_iid.hpp
 //! or max_mean of lattice_sum.hpp, plus the shift.
 double max_mean(const SumLaw& sum, std::int64_t count);
 
