@@ -6,7 +6,6 @@
 #include <cmath>
 #include <utility>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/assign.hpp"

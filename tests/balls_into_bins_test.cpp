@@ -1,7 +1,10 @@
-// Known-answer tests of analytic/balls_into_bins.hpp: the maximum load M of
-// N unit tasks assigned uniformly to P processors (DESIGN §6; Franklin,
-// Narayanaswami, Kankanhalli & Akman 1994, §2), and the efficiencies of the
-// paper's Poisson model, the exact multinomial model and grouping.
+// Known-answer tests of balls into bins: the maximum load M of N unit tasks
+// assigned uniformly to P processors (analytic/multinomial_max.hpp, its two-
+// processor closed forms two_bin_max.hpp; DESIGN §6; Franklin,
+// Narayanaswami, Kankanhalli & Akman 1994, §2), the efficiencies of the
+// paper's Poisson model, the exact multinomial model and grouping
+// (assignment_efficiency.hpp), and the P at a target efficiency
+// (efficiency_search.hpp).
 //
 // References, independent of the code under test:
 //  - exact Fractions from enumerating all P^N assignments, and 40-digit
@@ -19,8 +22,11 @@
 
 #include <doctest/doctest.h>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/assignment_efficiency.hpp"
+#include "lbmc/analytic/efficiency_search.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/multinomial_max.hpp"
+#include "lbmc/analytic/two_bin_max.hpp"
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"

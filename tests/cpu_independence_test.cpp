@@ -14,7 +14,7 @@
 //    and AVX512F so that the SSE2 variants are taken. On a processor without
 //    those features both runs take the same variants and the check is void.
 // Covered: the exact multinomial references of `lbmc assign` (the
-// balls-into-bins law, analytic/balls_into_bins.cpp), which cancel about
+// balls-into-bins law, analytic/src/multinomial_lattice.cpp), which cancel about
 // three digits in the variance and used to show the x87 bit in the 15th
 // printed digit.
 #include <doctest/doctest.h>

@@ -27,7 +27,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <doctest/doctest.h>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/multinomial_max.hpp"
 #include "lbmc/analytic/power_of_choices.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/moments.hpp"

@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/efficiency_search.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/lists.hpp"

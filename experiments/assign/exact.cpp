@@ -1,11 +1,11 @@
 // Exact values of the random-assignment models (Franklin et al. 1994): the
 // paper's iid Poisson loads through max_of_iid, the multinomial through
-// balls_into_bins; groups of L processors through the law of the most
+// multinomial_max; groups of L processors through the law of the most
 // loaded group.
 #include <fmt/format.h>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
+#include "lbmc/analytic/multinomial_max.hpp"
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/exp/assign.hpp"
 

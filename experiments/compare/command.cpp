@@ -66,7 +66,7 @@
 //    known (exponential, gamma, the integer laws, constant);
 //  - exact `multinomial` (random and choice:1 with constant tasks V): C =
 //    V·M, M the maximum of a multinomial(N; 1/P, ..., 1/P) count vector
-//    (analytic/balls_into_bins, as in `lbmc assign`).
+//    (analytic/multinomial_max, as in `lbmc assign`).
 // Exact references that would exceed their cost bound are left out with a
 // note (exp/references.hpp).
 #include <algorithm>
@@ -75,7 +75,7 @@
 
 #include <fmt/format.h>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/multinomial_max.hpp"
 #include "lbmc/analytic/chunk_scheduling.hpp"
 #include "lbmc/analytic/list_scheduling.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"

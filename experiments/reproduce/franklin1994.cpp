@@ -7,7 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "lbmc/analytic/balls_into_bins.hpp"
+#include "lbmc/analytic/assignment_efficiency.hpp"
+#include "lbmc/analytic/efficiency_search.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/exp/assign.hpp"
 #include "reproduce.hpp"

@@ -1,6 +1,6 @@
 // Logarithm, exponential and log-factorial in x86 extended precision (long
 // double) from + - * / alone, for the exact values that are summed in long
-// double (balls_into_bins.cpp).
+// double (multinomial_lattice.cpp, multinomial_dynamic_program.cpp).
 //
 // Design note
 // - Why not std::log / std::exp / std::lgamma on long double: glibc computes
@@ -27,10 +27,10 @@
 //   Stirling's series with 8 terms at x = j + 1 >= 27 beyond (remainder
 //   about 1e-27 relative).
 // - Accuracy, measured against binary128 (libquadmath) over 10^6 random
-//   arguments in the ranges balls_into_bins uses: at most 1.3 ulp of the
-//   64-bit significand for log, 1.2 for exp, 1.7 for log1p and 2.3 for
-//   log_factorial (j up to 1e9); glibc's x87 functions: 0.9, 1.1, 2.5 and
-//   2.1. tests/extended_math_test.cpp checks known values.
+//   arguments in the ranges the multinomial references use: at most 1.3 ulp
+//   of the 64-bit significand for log, 1.2 for exp, 1.7 for log1p and 2.3
+//   for log_factorial (j up to 1e9); glibc's x87 functions: 0.9, 1.1, 2.5
+//   and 2.1. tests/extended_math_test.cpp checks known values.
 // - Cost: about 80, 55, 85 and 95 ns a call against 32, 53, 34 and 75 ns for
 //   logl, expl, log1pl and lgammal; the calls are outside the lattice
 //   inversion's inner loop, and the exact references of `lbmc assign` at

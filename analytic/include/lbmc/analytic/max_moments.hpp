@@ -1,9 +1,9 @@
 // Mean and variance of a maximum, as the exact references compute them:
 // together, from one set of sums or quadratures (both need the same tail
 // values, and the variance is centred at the mean). moments(law) returns
-// both for MaxOfIid (max_of_iid.hpp), MultinomialMax and TwoBinMax
-// (balls_into_bins.hpp); mean(law) and variance(law), Boost.Math's names, are
-// its two parts, declared once here for every such law.
+// both for MaxOfIid (max_of_iid.hpp), MultinomialMax (multinomial_max.hpp)
+// and TwoBinMax (two_bin_max.hpp); mean(law) and variance(law), Boost.Math's
+// names, are its two parts, declared once here for every such law.
 #pragma once
 
 #include <concepts>

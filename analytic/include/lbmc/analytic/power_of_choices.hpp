@@ -16,7 +16,7 @@
 // integers: a state's weight is the number of the P^{D·n} draw sequences of
 // the first n balls that lead to it, so the law of M is exact (the count of
 // sequences with M = m over P^{D·N}). D = 1 is the multinomial case
-// (balls_into_bins.hpp).
+// (multinomial_max.hpp).
 // Cost: the states after n balls are the partitions of n into parts <= P
 // (p(n) of them when n <= P: 42 at 10, 5604 at 30, 204226 at 50), each with
 // at most 1 + sqrt(2n) successors, a big-integer product of D·N·log2(P) bits
@@ -71,7 +71,7 @@
 // 0.007 at 1e4, +0.17 ± 0.04 at 1e5 (P·s_4 = 0.60), 0 at 1e6 (M = 4 in every
 // run); D = 1 at N = P = 1e4: +0.27 ± 0.02.
 // It has the order ln ln P/ln D of Azar et al. For D = 1 the exact
-// references are those of balls_into_bins.hpp. With P = 1 it is N, exactly.
+// references are those of multinomial_max.hpp. With P = 1 it is N, exactly.
 #pragma once
 
 #include <cstdint>
