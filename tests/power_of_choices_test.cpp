@@ -33,13 +33,13 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "compare/compare.hpp"
+#include "support/tolerance.hpp"
 
 namespace {
 
 namespace an = lbmc::analytic;
 using boost::multiprecision::cpp_int;
-
-bool rel_close(double got, double want, double tol) { return std::abs(got - want) <= tol * std::abs(want); }
+using lbmc::test::rel_close;
 
 // The number of draw sequences with each maximum M = 0..N, over all P^{D·N}
 // sequences, balls placed with bin identities: a later draw replaces the
