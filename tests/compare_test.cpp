@@ -1,9 +1,9 @@
 // `lbmc compare`: the strategies' schedules on fixed times (known answers
 // worked by hand below, and independent re-implementations with
-// std::priority_queue for larger cases), Lemire's bounded integers, the
-// exact mean makespan of list scheduling with exponential tasks, agreement
-// of the cyclic strategy with `scatter`, the variance reduction of the paired
-// differences, and the command line (thread independence, bad input).
+// std::priority_queue for larger cases), the exact mean makespan of list
+// scheduling with exponential tasks, agreement of the cyclic strategy with
+// `scatter`, the variance reduction of the paired differences, and the
+// command line (thread independence, bad input).
 //
 // Hand-worked schedules of t = 5 1 1 1 4 2 3 3 (W = 20) on P = 3:
 //   block  (chunks of 3): 5+1+1 = 7, 1+4+2 = 7, 3+3 = 6                  -> 7
@@ -267,7 +267,7 @@ TEST_SUITE("fast") {
       engine::Generator gen = engine::block_generator(11, static_cast<std::uint64_t>(p));
       engine::Generator copy = gen;
       std::vector<double> loads(static_cast<std::size_t>(p), 0.0);
-      for (const double t : times) loads[exp::uniform_below(copy, static_cast<std::uint64_t>(p))] += t;
+      for (const double t : times) loads[engine::uniform_below(copy, static_cast<std::uint64_t>(p))] += t;
       CHECK(exp::makespan_random(times, p, gen) == *std::max_element(loads.begin(), loads.end()));
       CHECK(static_cast<bool>(gen == copy));  // the same number of draws
       for (const std::int64_t d : {std::int64_t{1}, std::int64_t{2}, p}) {
@@ -275,7 +275,7 @@ TEST_SUITE("fast") {
         copy = gen;
         std::fill(loads.begin(), loads.end(), 0.0);
         std::vector<std::int64_t> counts(static_cast<std::size_t>(p), 0);
-        exp::HalfWordDraws halves(copy);
+        engine::HalfWordDraws halves(copy);
         for (const double t : times) {
           std::vector<std::uint64_t> drawn;
           for (std::int64_t k = 0; k < d; ++k) drawn.push_back(halves.below(static_cast<std::uint32_t>(p)));
@@ -340,7 +340,7 @@ TEST_SUITE("fast") {
     // keys order them, read back batch after batch.
     std::vector<double> crowded(70000);
     engine::Generator gen = engine::block_generator(19, 0);
-    for (double& t : crowded) t = std::nextafter(1.0, 2.0) + static_cast<double>(exp::uniform_below(gen, 4096)) * 0x1p-52;
+    for (double& t : crowded) t = std::nextafter(1.0, 2.0) + static_cast<double>(engine::uniform_below(gen, 4096)) * 0x1p-52;
     crowded[0] = 100.0;
     check_lpt_against_reference(crowded, 3);
     check_lpt_against_reference(crowded, 1000);
@@ -441,65 +441,6 @@ TEST_SUITE("fast") {
     // 1 + (1/2)·2 = 2.
     CHECK(exp::makespan_chunk(std::vector<double>{1, 1, 0}, 2, 2, 0.0) == 2.0);
     CHECK(exp::makespan_lower_bound(std::vector<double>{1, 1, 0}, 2) == 1.0);
-  }
-
-  TEST_CASE("compare: uniform_below stays in range and is flat") {
-    engine::Generator gen = engine::block_generator(2, 0);
-    CHECK(exp::uniform_below(gen, 1) == 0);
-    constexpr int kDraws = 60000;
-    std::vector<int> counts(6, 0);
-    for (int i = 0; i < kDraws; ++i) {
-      const std::uint64_t v = exp::uniform_below(gen, 6);
-      REQUIRE(v < 6);
-      ++counts[v];
-    }
-    const double expected = kDraws / 6.0;
-    const double sd = std::sqrt(kDraws * (1.0 / 6.0) * (5.0 / 6.0));
-    for (const int c : counts) CHECK(std::abs(c - expected) <= 4 * sd);
-    // A bound near 2^64, where rejection matters: values stay below it.
-    const std::uint64_t big = (std::uint64_t{1} << 63) + 12345;
-    for (int i = 0; i < 1000; ++i) CHECK(exp::uniform_below(gen, big) < big);
-  }
-
-  TEST_CASE("compare: half-word draws take the low then the high half - in range and flat") {
-    engine::Generator gen = engine::block_generator(4, 0);
-    engine::Generator copy = gen;
-    exp::HalfWordDraws halves(gen);
-    // bound 2^31: the product's low word is never below 2^32 mod 2^31 = 0,
-    // so nothing is rejected and a draw is its half shifted right once.
-    const std::uint64_t word = copy();
-    CHECK(halves.below(std::uint32_t{1} << 31) == static_cast<std::uint32_t>(word) >> 1);
-    CHECK(halves.below(std::uint32_t{1} << 31) == static_cast<std::uint32_t>(word >> 32) >> 1);
-    CHECK(static_cast<bool>(gen == copy));
-    CHECK(halves.below(1) == 0);
-    // bound 3·2^30: 2^32 mod bound = 2^30, a quarter of the halves rejected;
-    // thirds of the range stay equally likely.
-    const std::uint32_t bound = std::uint32_t{3} << 30;
-    constexpr int kDraws = 60000;
-    std::vector<int> thirds(3, 0);
-    for (int i = 0; i < kDraws; ++i) {
-      const std::uint32_t v = halves.below(bound);
-      REQUIRE(v < bound);
-      ++thirds[v / (std::uint32_t{1} << 30)];
-    }
-    const double expected = kDraws / 3.0;
-    const double sd = std::sqrt(kDraws * (1.0 / 3.0) * (2.0 / 3.0));
-    for (const int c : thirds) CHECK(std::abs(c - expected) <= 4 * sd);
-    // pair_below is below() twice, at a word boundary or not, rejections
-    // included (one half in four rejected at this bound).
-    for (const std::uint32_t b : {bound, std::uint32_t{1000}, std::uint32_t{1}}) {
-      engine::Generator paired_gen = engine::block_generator(6, b);
-      engine::Generator single_gen = paired_gen;
-      exp::HalfWordDraws paired(paired_gen);
-      exp::HalfWordDraws single(single_gen);
-      for (int i = 0; i < 5000; ++i) {
-        if (i % 7 == 3) REQUIRE(paired.below(b) == single.below(b));  // off the word boundary
-        const auto [first, second] = paired.pair_below(b);
-        REQUIRE(first == single.below(b));
-        REQUIRE(second == single.below(b));
-      }
-      CHECK(static_cast<bool>(paired_gen == single_gen));
-    }
   }
 
   TEST_CASE("compare: strategies parse and print - and bad ones are refused") {

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "lbmc/engine/rng.hpp"
-#include "compare/compare.hpp"
 #include "compare/first_free.hpp"
 
 namespace {
@@ -37,7 +36,7 @@ void check_against_scan(std::int64_t procs, std::uint64_t seed) {
     const std::uint32_t first = tree.first().id;
     REQUIRE(times[first] == least);
     if constexpr (kTies == Ties::lowest_id) REQUIRE(first == lowest_first(times));
-    times[first] += static_cast<double>(lbmc::exp::uniform_below(gen, 3));
+    times[first] += static_cast<double>(lbmc::engine::uniform_below(gen, 3));
     const FirstFree::First next = tree.advance<kTies>(tree.first(), times[first]);
     REQUIRE(next.id == tree.first().id);
     REQUIRE(next.key == tree.first().key);

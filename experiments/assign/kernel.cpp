@@ -9,6 +9,7 @@
 #include "lbmc/dist/discrete_samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
+#include "lbmc/engine/rng.hpp"
 #include "lbmc/exp/assign.hpp"
 
 namespace lbmc::exp {
@@ -18,23 +19,6 @@ namespace {
 // N bin indices, sorted, whose longest run is the maximum load. Same draws,
 // same maximum, in O(N) memory instead of O(P).
 bool counts_bins_hit(std::int64_t tasks, std::int64_t bins) { return tasks <= bins / 8; }
-
-// A uniform integer in [0, bound) without bias: Lemire's multiply-shift with
-// rejection of the short interval (Lemire 2019, "Fast random integer
-// generation in an interval").
-inline std::uint64_t bounded(engine::Generator& gen, std::uint64_t bound) {
-  __extension__ using Wide = unsigned __int128;
-  Wide m = Wide{gen()} * bound;
-  auto low = static_cast<std::uint64_t>(m);
-  if (low < bound) {
-    const std::uint64_t threshold = (0 - bound) % bound;
-    while (low < threshold) {
-      m = Wide{gen()} * bound;
-      low = static_cast<std::uint64_t>(m);
-    }
-  }
-  return static_cast<std::uint64_t>(m >> 64);
-}
 
 // Binomial(trials, p) for parameters that change every call: BTRS through a
 // sampler with no table (cheap to set up) when trials·min(p, 1−p) >= 10,
@@ -78,7 +62,7 @@ struct AssignKernel {
     }
     if (method == MultinomialMethod::throwing && sparse()) {
       const auto bins = static_cast<std::uint64_t>(groups);
-      for (auto& bin : loads) bin = static_cast<std::int64_t>(bounded(gen, bins));
+      for (auto& bin : loads) bin = static_cast<std::int64_t>(engine::uniform_below(gen, bins));
       std::sort(loads.begin(), loads.end());
       std::int64_t longest = 0;
       for (std::size_t i = 0, run_start = 0; i < loads.size(); ++i) {
@@ -91,7 +75,9 @@ struct AssignKernel {
       std::fill(loads.begin(), loads.end(), 0);
       const auto bins = static_cast<std::uint64_t>(groups);
       for (engine::PolledSpans s(tasks); s.next();) {
-        for (std::int64_t t = s.first; t < s.last; ++t) ++loads[static_cast<std::size_t>(bounded(gen, bins))];
+        for (std::int64_t t = s.first; t < s.last; ++t) {
+          ++loads[static_cast<std::size_t>(engine::uniform_below(gen, bins))];
+        }
       }
       return static_cast<double>(*std::max_element(loads.begin(), loads.end()));
     }

@@ -73,7 +73,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "lbmc/dist/laws.hpp"
@@ -154,66 +153,6 @@ std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t p
 //! so no bound is given; nor for balanced-block with movement costs, which
 //! do not scale with LB. nullopt for block, cyclic, random and choice:D.
 std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, const Machine& machine);
-
-//! Uniform integer in [0, bound), bound ≥ 1, without bias: Lemire's
-//! multiply-shift with rejection (Lemire 2019); one generator output unless
-//! rejected (probability below bound/2^64).
-std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound);
-
-//! Uniform integers in [0, bound), 1 ≤ bound < 2^32, two from each
-//! generator output: its low 32 bits, then its high 32 bits, each by
-//! Lemire's multiply-shift on 32 bits; a rejected half (probability below
-//! bound/2^32) is replaced by the next half.
-class HalfWordDraws {
- public:
-  explicit HalfWordDraws(engine::Generator& gen) : gen_(&gen) {}
-  std::uint32_t below(std::uint32_t bound) { return accept(std::uint64_t{next_half()} * bound, bound); }
-  //! Two draws, the values of below() twice: at a word boundary both come
-  //! from one output, and only a product's low word under `bound` (where a
-  //! rejection is possible) takes the half-by-half way.
-  std::pair<std::uint32_t, std::uint32_t> pair_below(std::uint32_t bound) {
-    if (!has_high_) {
-      const std::uint64_t word = (*gen_)();
-      const std::uint64_t first = (word & 0xFFFF'FFFFu) * bound;
-      const std::uint64_t second = (word >> 32) * bound;
-      if (static_cast<std::uint32_t>(first) >= bound && static_cast<std::uint32_t>(second) >= bound) {
-        return {static_cast<std::uint32_t>(first >> 32), static_cast<std::uint32_t>(second >> 32)};
-      }
-      word_ = word;
-      has_high_ = true;
-      const std::uint32_t accepted = accept(first, bound);
-      return {accepted, below(bound)};
-    }
-    const std::uint32_t accepted = below(bound);
-    return {accepted, below(bound)};
-  }
-
- private:
-  // Lemire's test of half·bound, drawing further halves while rejected.
-  std::uint32_t accept(std::uint64_t product, std::uint32_t bound) {
-    auto low = static_cast<std::uint32_t>(product);
-    if (low < bound) {
-      const std::uint32_t rejected = (0u - bound) % bound;  // 2^32 mod bound
-      while (low < rejected) {
-        product = std::uint64_t{next_half()} * bound;
-        low = static_cast<std::uint32_t>(product);
-      }
-    }
-    return static_cast<std::uint32_t>(product >> 32);
-  }
-  std::uint32_t next_half() {
-    if (has_high_) {
-      has_high_ = false;
-      return static_cast<std::uint32_t>(word_ >> 32);
-    }
-    word_ = (*gen_)();
-    has_high_ = true;
-    return static_cast<std::uint32_t>(word_);
-  }
-  engine::Generator* gen_;
-  std::uint64_t word_ = 0;
-  bool has_high_ = false;
-};
 
 //! LB = max(W/P, max_i t_i): no schedule of these times on P processors
 //! finishes earlier (some processor does at least the mean work, and the

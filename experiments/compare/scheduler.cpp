@@ -285,23 +285,6 @@ std::int64_t contiguous_splits(std::int64_t runs) { return runs > 0 ? runs - 1 :
 
 }  // namespace
 
-std::uint64_t uniform_below(engine::Generator& gen, std::uint64_t bound) {
-  // Lemire (2019), "Fast random integer generation in an interval": the high
-  // word of x·bound is uniform on [0, bound) once the low words below
-  // 2^64 mod bound, which over-represent some values, are rejected.
-  __extension__ using Wide = unsigned __int128;
-  Wide product = Wide{gen()} * bound;
-  auto low = static_cast<std::uint64_t>(product);
-  if (low < bound) {
-    const std::uint64_t rejected = (0 - bound) % bound;  // 2^64 mod bound
-    while (low < rejected) {
-      product = Wide{gen()} * bound;
-      low = static_cast<std::uint64_t>(product);
-    }
-  }
-  return static_cast<std::uint64_t>(product >> 64);
-}
-
 double makespan_lower_bound(std::span<const double> times, std::int64_t procs) {
   double total = 0.0;
   double longest = 0.0;
@@ -374,7 +357,7 @@ Outcome Scheduler::random(std::span<const double> times, std::int64_t procs, eng
   std::int64_t split = 0;
   std::uint64_t previous = 0;
   for (std::size_t i = 0; i < times.size(); ++i) {
-    const std::uint64_t p = uniform_below(gen, bound);
+    const std::uint64_t p = engine::uniform_below(gen, bound);
     split += static_cast<std::int64_t>(i > 0 && p != previous);
     previous = p;
     loads_[p] += times[i];
@@ -394,7 +377,7 @@ std::int64_t Scheduler::place_by_choice(std::span<const double> times, std::int6
   // kChoices: d known when compiled (the common choice:2, whose two draws
   // come from one output at once), or 0 for any d.
   const auto bound = static_cast<std::uint32_t>(loads_.size());
-  HalfWordDraws draws(gen);
+  engine::HalfWordDraws draws(gen);
   std::uint32_t* counts = counts_.data();
   double* loads = loads_.data();
   // The fewest tasks among d uniform draws with replacement; a later draw

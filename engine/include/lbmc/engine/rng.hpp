@@ -18,10 +18,37 @@
 //  - keyed_generator(key): the generator of one replication's common random
 //    numbers, keyed by a 64-bit word drawn from the block's own stream, so
 //    that several models simulated on that key see the same variates.
+//
+// Beside the generator, the primitives every sampler builds on, each with
+// its range and the number of generator outputs it consumes, so that a
+// seed means the same draws in every caller (pcg-cpp keeps its bounded_rand
+// beside its engines likewise; its rule, a threshold and a modulo of every
+// output, gives other values than ours):
+//  - uniform01(gen): [0, 1), 0 possible, 1 not; one output.
+//  - uniform_open01(gen): (0, 1), smallest value 2^-54; one output.
+//  - uniform_below(gen, bound): an integer in [0, bound), 1 <= bound < 2^64,
+//    exactly uniform (Lemire 2019, "Fast random integer generation in an
+//    interval", ACM TOMACS 29(1)): the high word of the 128-bit
+//    product x·bound of one output x, unless the product's low word falls
+//    below 2^64 mod bound (the values of x that would over-represent some
+//    results), when x is replaced by the next output. One output, plus one
+//    per rejection; a rejection has probability (2^64 mod bound)/2^64 <
+//    bound/2^64, and none is possible when bound divides 2^64 (a power of
+//    two, 1 included). The modulo is computed only when the low word is
+//    below bound, a 1 - bound/2^64 chance of skipping it.
+//  - HalfWordDraws: integers in [0, bound), 1 <= bound < 2^32, two from
+//    each output: the same rule on 32-bit halves, its low half first, then
+//    its high half (a rejection has probability (2^32 mod bound)/2^32 and
+//    takes the next half). A draw consumes one half plus one per rejection;
+//    an output is taken when no half is left, and a high half left unused
+//    when the object is destroyed is lost.
+// Both take any generator whose call returns uniform 64-bit words (a test
+// can script the words to pin each rejection).
 #pragma once
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
 #include <pcg_random.hpp>
 
@@ -85,5 +112,81 @@ inline double uniform01(Generator& gen) noexcept {
 inline double uniform_open01(Generator& gen) noexcept {
   return (static_cast<double>(gen() >> 11) + 0.5) * 0x1.0p-53;
 }
+
+//! Uniform integer in [0, bound), 1 <= bound < 2^64, without bias
+//! (Lemire 2019): one output of `gen`, plus one per rejection (see above).
+template <class Words>
+std::uint64_t uniform_below(Words& gen, std::uint64_t bound) {
+  __extension__ using Wide = unsigned __int128;
+  Wide product = Wide{gen()} * bound;
+  auto low = static_cast<std::uint64_t>(product);
+  if (low < bound) {
+    const std::uint64_t rejected = (0 - bound) % bound;  // 2^64 mod bound
+    while (low < rejected) {
+      product = Wide{gen()} * bound;
+      low = static_cast<std::uint64_t>(product);
+    }
+  }
+  return static_cast<std::uint64_t>(product >> 64);
+}
+
+//! Uniform integers in [0, bound), 1 <= bound < 2^32, two from each output
+//! of a generator: its low 32 bits, then its high 32 bits, each by Lemire's
+//! rule on 32 bits; a rejected half (probability (2^32 mod bound)/2^32) is
+//! replaced by the next half (see above).
+template <class Words = Generator>
+class HalfWordDraws {
+ public:
+  explicit HalfWordDraws(Words& gen) : gen_(&gen) {}
+
+  //! One draw: one half, plus one per rejection.
+  std::uint32_t below(std::uint32_t bound) { return accept(std::uint64_t{next_half()} * bound, bound); }
+
+  //! Two draws, the values of below() twice: at a word boundary both come
+  //! from one output, and only a product's low word under `bound` (where a
+  //! rejection is possible) takes the half-by-half way.
+  std::pair<std::uint32_t, std::uint32_t> pair_below(std::uint32_t bound) {
+    if (!has_high_) {
+      const std::uint64_t word = (*gen_)();
+      const std::uint64_t first = (word & 0xFFFF'FFFFu) * bound;
+      const std::uint64_t second = (word >> 32) * bound;
+      if (static_cast<std::uint32_t>(first) >= bound && static_cast<std::uint32_t>(second) >= bound) {
+        return {static_cast<std::uint32_t>(first >> 32), static_cast<std::uint32_t>(second >> 32)};
+      }
+      word_ = word;
+      has_high_ = true;
+      const std::uint32_t accepted = accept(first, bound);
+      return {accepted, below(bound)};
+    }
+    const std::uint32_t accepted = below(bound);
+    return {accepted, below(bound)};
+  }
+
+ private:
+  // Lemire's test of half·bound, drawing further halves while rejected.
+  std::uint32_t accept(std::uint64_t product, std::uint32_t bound) {
+    auto low = static_cast<std::uint32_t>(product);
+    if (low < bound) {
+      const std::uint32_t rejected = (0u - bound) % bound;  // 2^32 mod bound
+      while (low < rejected) {
+        product = std::uint64_t{next_half()} * bound;
+        low = static_cast<std::uint32_t>(product);
+      }
+    }
+    return static_cast<std::uint32_t>(product >> 32);
+  }
+  std::uint32_t next_half() {
+    if (has_high_) {
+      has_high_ = false;
+      return static_cast<std::uint32_t>(word_ >> 32);
+    }
+    word_ = (*gen_)();
+    has_high_ = true;
+    return static_cast<std::uint32_t>(word_);
+  }
+  Words* gen_;
+  std::uint64_t word_ = 0;
+  bool has_high_ = false;
+};
 
 }  // namespace lbmc::engine
