@@ -60,6 +60,7 @@
 #include "lbmc/analytic/chunk_scheduling.hpp"
 #include "lbmc/analytic/list_scheduling.hpp"
 #include "compare/compare.hpp"
+#include "compare/strategy_table.hpp"
 #include "lbmc/exp/scatter.hpp"
 #include "support/files.hpp"
 #include "support/task_times.hpp"
@@ -72,7 +73,6 @@ namespace {
 using lbmc::test::slurp;
 
 using exp::Strategy;
-using exp::StrategyKind;
 
 const std::vector<double> kTimes{5, 1, 1, 1, 4, 2, 3, 3};
 
@@ -142,7 +142,7 @@ exp::Outcome reference_lpt_outcome(const std::vector<double>& times, std::int64_
 
 void check_lpt_against_reference(const std::vector<double>& times, std::int64_t procs) {
   engine::Generator unused;
-  const exp::Outcome got = exp::schedule_outcome({StrategyKind::lpt}, times, {procs}, unused);
+  const exp::Outcome got = exp::schedule_outcome(exp::parse_strategy("lpt"), times, {procs}, unused);
   const exp::Outcome want = reference_lpt_outcome(times, procs);
   CHECK(got.makespan == want.makespan);
   CHECK(got.split_pairs == want.split_pairs);
@@ -156,7 +156,7 @@ exp::CompareSample simulate(const std::string& spec, std::int64_t tasks, std::in
 
 // A chunk:K with K = 0 made by hand (the parser refuses it).
 void simulate_compare_k0() {
-  const exp::CompareSpec s{exp::drawn_workload(dist::Exponential{1.0}, 4), {4}, {Strategy{StrategyKind::chunk, 0, 0}}};
+  const exp::CompareSpec s{exp::drawn_workload(dist::Exponential{1.0}, 4), {4}, {exp::strategy_named("chunk", 0)}};
   (void)exp::simulate_compare(s, engine::RunPlan::fixed(1, 10, 1));
 }
 
@@ -226,11 +226,11 @@ TEST_SUITE("fast") {
     // Guided with N <= P: chunks of one task, each on its own processor.
     CHECK(exp::makespan_guided(kTimes, 8, 0.0) == 5.0);
     CHECK(exp::makespan_guided(kTimes, 8, 1.0) == 11.0);  // task k starts at k: the last, 8 + 3
-    CHECK(exp::largest_chunk({StrategyKind::guided, 0}, 10, 4) == 3);
-    CHECK(exp::largest_chunk({StrategyKind::chunk, 0, 4}, 10, 4) == 4);
-    CHECK(exp::largest_chunk({StrategyKind::chunk, 0, 40}, 10, 4) == 10);
-    CHECK(exp::largest_chunk({StrategyKind::self, 0}, 10, 4) == 1);
-    CHECK(exp::largest_chunk({StrategyKind::block, 0}, 10, 4) == 0);
+    CHECK(exp::largest_chunk(exp::parse_strategy("guided"), 10, 4) == 3);
+    CHECK(exp::largest_chunk(exp::parse_strategy("chunk:4"), 10, 4) == 4);
+    CHECK(exp::largest_chunk(exp::parse_strategy("chunk:40"), 10, 4) == 10);
+    CHECK(exp::largest_chunk(exp::parse_strategy("self"), 10, 4) == 1);
+    CHECK(exp::largest_chunk(exp::parse_strategy("block"), 10, 4) == 0);
   }
 
   TEST_CASE("compare: chunk:1 is self value for value - chunks agree with a priority-queue schedule") {
@@ -409,8 +409,9 @@ TEST_SUITE("fast") {
               for (std::size_t first = 0; first < n;) {
                 const std::size_t left = n - first;
                 const auto pp = static_cast<std::size_t>(p);
-                const std::size_t size = s.kind == StrategyKind::chunk ? std::min(left, static_cast<std::size_t>(s.k))
-                                                                       : (left + pp - 1) / pp;
+                // chunk:K carries K; guided has no parameter.
+                const std::size_t size = s.parameter > 0 ? std::min(left, static_cast<std::size_t>(s.parameter))
+                                                         : (left + pp - 1) / pp;
                 totals.push_back(0.0);
                 for (std::size_t i = first; i < first + size; ++i) totals.back() += times[i];
                 first += size;
@@ -429,13 +430,22 @@ TEST_SUITE("fast") {
       }
     }
     // The bound's values: 2 - 1/P for chunk:1, 1 + (1 - 1/P)·min(K*, P).
-    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 1}, 100, {8, 0.0}) == 2.0 - 1.0 / 8.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 3}, 100, {8, 0.0}) == 1.0 + 7.0 / 8.0 * 3.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::chunk, 0, 30}, 100, {8, 0.0}) == 8.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 20, {8, 0.0}) == 1.0 + 7.0 / 8.0 * 3.0);
-    CHECK(*exp::ratio_upper_bound({StrategyKind::guided, 0}, 8, {8, 0.0}) == 2.0 - 1.0 / 8.0);
-    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::self, 0}, 100, {8, 0.5}).has_value());
-    CHECK_FALSE(exp::ratio_upper_bound({StrategyKind::block, 0}, 100, {8, 0.0}).has_value());
+    const auto upper = [](const char* s, std::int64_t n, const exp::Machine& machine) {
+      return exp::ratio_upper_bound(exp::parse_strategy(s), n, machine);
+    };
+    CHECK(*upper("chunk:1", 100, {8, 0.0}) == 2.0 - 1.0 / 8.0);
+    CHECK(*upper("chunk:3", 100, {8, 0.0}) == 1.0 + 7.0 / 8.0 * 3.0);
+    CHECK(*upper("chunk:30", 100, {8, 0.0}) == 8.0);
+    CHECK(*upper("guided", 20, {8, 0.0}) == 1.0 + 7.0 / 8.0 * 3.0);
+    CHECK(*upper("guided", 8, {8, 0.0}) == 2.0 - 1.0 / 8.0);
+    CHECK(*upper("lpt", 100, {8, 0.5}) == 2.0 - 1.0 / 8.0);  // lpt pays no dispatch cost
+    CHECK(*upper("balanced-block", 100, {8, 0.5}) == 2.0);
+    CHECK_FALSE(upper("balanced-block", 100, {8, 0.0, 1.0}).has_value());
+    CHECK_FALSE(upper("self", 100, {8, 0.5}).has_value());
+    CHECK_FALSE(upper("chunk:3", 100, {8, 0.5}).has_value());
+    for (const char* none : {"block", "cyclic", "random", "choice:2"}) {
+      CHECK_FALSE(upper(none, 100, {8, 0.0}).has_value());
+    }
     // The bound is tight: P = 2, chunk:2, t = 1 1 0 puts the first chunk (2)
     // on one processor, C = 2 against LB = max(2/2, 1) = 1, and the bound is
     // 1 + (1/2)·2 = 2.
@@ -452,15 +462,15 @@ TEST_SUITE("fast") {
       joined += exp::to_string(s);
     }
     CHECK(joined == exp::kDefaultStrategies);
-    CHECK(all[3] == Strategy{StrategyKind::choice, 2});
-    CHECK(all[6] == Strategy{StrategyKind::balanced_block});
+    CHECK(all[3] == exp::strategy_named("choice", 2));
+    CHECK(all[6] == exp::strategy_named("balanced-block"));
     CHECK(exp::to_string(all[6]) == "balanced-block");
     CHECK(exp::parse_strategies("lpt,self,lpt").size() == 2);
-    CHECK(exp::parse_strategies("choice:1e1")[0].d == 10);
+    CHECK(exp::parse_strategies("choice:1e1")[0].parameter == 10);
     const auto chunked = exp::parse_strategies("chunk:4,guided,chunk:1,chunk:4");
     REQUIRE(chunked.size() == 3);
-    CHECK(chunked[0] == Strategy{StrategyKind::chunk, 0, 4});
-    CHECK(chunked[1] == Strategy{StrategyKind::guided, 0});
+    CHECK(chunked[0] == exp::strategy_named("chunk", 4));
+    CHECK(chunked[1] == exp::strategy_named("guided"));
     CHECK(exp::to_string(chunked[0]) == "chunk:4");
     CHECK(exp::to_string(chunked[1]) == "guided");
     CHECK(exp::is_list_schedule(chunked[2], 0.0));
@@ -474,10 +484,65 @@ TEST_SUITE("fast") {
       CAPTURE(bad);
       CHECK_THROWS_AS(exp::parse_strategies(bad), engine::InputError);
     }
-    CHECK(exp::is_list_schedule({StrategyKind::lpt, 0}, 1.0));
-    CHECK(exp::is_list_schedule({StrategyKind::self, 0}, 0.0));
-    CHECK_FALSE(exp::is_list_schedule({StrategyKind::self, 0}, 0.5));
-    CHECK_FALSE(exp::is_list_schedule({StrategyKind::cyclic, 0}, 0.0));
+    CHECK(exp::is_list_schedule(exp::parse_strategy("lpt"), 1.0));
+    CHECK(exp::is_list_schedule(exp::parse_strategy("self"), 0.0));
+    CHECK_FALSE(exp::is_list_schedule(exp::parse_strategy("self"), 0.5));
+    CHECK_FALSE(exp::is_list_schedule(exp::parse_strategy("cyclic"), 0.0));
+    CHECK_FALSE(exp::is_list_schedule(exp::parse_strategy("balanced-block"), 0.0));
+  }
+
+  TEST_CASE("compare: the strategy table drives parsing - printing - help - draws and dispatch") {
+    std::string names_error;
+    try {
+      (void)exp::parse_strategy("fifo");
+    } catch (const engine::InputError& e) {
+      names_error = e.what();
+    }
+    const Outcome help = lbmc_run("compare --help");
+    REQUIRE(help.code == 0);
+    const std::vector<double> times = lbmc::test::draw_times("exponential:1", 40, 31);
+    for (std::size_t i = 0; i < exp::kStrategyTable.size(); ++i) {
+      const exp::StrategyEntry& e = exp::kStrategyTable[i];
+      CAPTURE(e.name);
+      const std::string name(e.name);
+      const std::string form = e.parameter.empty() ? name : name + ":" + std::string(e.parameter);
+      const std::string item = e.parameter.empty() ? name : name + ":3";
+      const Strategy s = exp::parse_strategy(item);
+      CHECK(s.entry == i);
+      CHECK(s.parameter == (e.parameter.empty() ? 0 : 3));
+      CHECK(exp::to_string(s) == item);
+      CHECK(exp::strategy_named(e.name, s.parameter) == s);
+      CHECK(names_error.find(form) != std::string::npos);
+      CHECK(exp::strategy_list_help().find(form) != std::string::npos);
+      const std::string first_line(e.help.substr(0, e.help.find('\n')));
+      CHECK(help.out.find("  " + form + std::string(16 - form.size(), ' ') + first_line + "\n") != std::string::npos);
+      // The processors drawn per task: the generator moves by the draws
+      // only where the table says the strategy draws.
+      engine::Generator gen = engine::block_generator(8, i);
+      const engine::Generator before = gen;
+      (void)exp::schedule_outcome(s, times, {8}, gen);
+      CHECK(static_cast<bool>(gen == before) == (exp::draws_per_task(s) == 0));
+      // Only the queue schedules pay the dispatch cost: h = 1 delays each of
+      // their 40 tasks' (or chunks') dispatch, and leaves the others alone.
+      engine::Generator free_gen = engine::block_generator(8, i);
+      engine::Generator paid_gen = free_gen;
+      const exp::Outcome free = exp::schedule_outcome(s, times, {8, 0.0}, free_gen);
+      const exp::Outcome paid = exp::schedule_outcome(s, times, {8, 1.0}, paid_gen);
+      const bool queued = e.dispatch == exp::Dispatch::queue;
+      CHECK((paid.makespan > free.makespan) == queued);
+      CHECK(paid.overhead == (queued ? paid.makespan - free.makespan : 0.0));
+    }
+    CHECK(exp::strategy_list_help() ==
+          "block, cyclic, random, choice:D (1 <= D <= P), self, lpt, chunk:K (K >= 1), guided, balanced-block");
+    const exp::CompareSpec spec{exp::drawn_workload(dist::Exponential{1.0}, 10), {8},
+                                exp::parse_strategies("block,random,choice:3,self")};
+    CHECK(exp::compare_variates_per_rep(spec) == 10.0 + 10.0 + 30.0);
+    CHECK_THROWS_WITH_AS(exp::require_parameter_in_range(exp::strategy_named("choice", 9), 8),
+                         "compare: choice:9 needs 1 <= D <= P = 8", engine::InputError);
+    CHECK_THROWS_WITH_AS(exp::require_parameter_in_range(exp::strategy_named("chunk", 0), 8),
+                         "compare: chunk:0 needs K >= 1", engine::InputError);
+    CHECK_NOTHROW(exp::require_parameter_in_range(exp::strategy_named("choice", 8), 8));
+    CHECK_THROWS_AS(exp::strategy_named("fifo"), engine::InputError);
   }
 
   TEST_CASE("compare: the exact mean makespan of list scheduling with exponential tasks") {

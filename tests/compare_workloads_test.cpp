@@ -36,8 +36,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using exp::Strategy;
-using exp::StrategyKind;
 
 exp::Outcome outcome(const std::string& strategy, const std::vector<double>& times, const exp::Machine& machine,
                      std::uint64_t seed = 1) {

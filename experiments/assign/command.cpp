@@ -60,7 +60,7 @@ class AssignCommand final : public Command {
         "drawn by throwing (N <= 64 P) or by conditional binomials (larger N/P): both exact.");
   }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     if (solve_p_) return check_solve_p(command_line);
     const auto tasks = parse_option("--N", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto procs = parse_option("--P", p_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
@@ -96,7 +96,7 @@ class AssignCommand final : public Command {
     require_memory(settings, settings.plan.threads * 8.0 * counters,
                    fmt::format("{} threads x {} load counters of 8 bytes", settings.plan.threads, counters));
 
-    return std::make_unique<ExperimentJob>(std::move(settings), std::vector<engine::InputFile>{},
+    return std::make_unique<CheckedExperiment>(std::move(settings), std::vector<engine::InputFile>{},
                                            [=, this](const AppliedRun& applied) {
       Report report("assign", {"model", "N", "P", "group"}, statistics(), applied, command_line);
       for (const AssignModel model : models) {
@@ -157,7 +157,7 @@ class AssignCommand final : public Command {
     engine::emit_rows(rows, s, in);
   }
 
-  std::unique_ptr<Job> check_solve_p(const std::string& command_line) {
+  std::unique_ptr<CheckedCommand> check_solve_p(const std::string& command_line) {
     const auto lambdas = parse_option("--lambda", lambda_text_, engine::parse_real_list);
     for (double l : lambdas) {
       if (!(l > 0.0 && l <= dist::kMaxIntegerMean)) {
@@ -166,7 +166,7 @@ class AssignCommand final : public Command {
     }
     const double target = parse_option("--target", target_text_, engine::parse_real);
     if (!(target > 0.0 && target < 1.0)) throw engine::InputError(fmt::format("--target: '{}' must be in (0,1)", target_text_));
-    return std::make_unique<ExperimentJob>(check_run_options(run_text_), std::vector<engine::InputFile>{},
+    return std::make_unique<CheckedExperiment>(check_run_options(run_text_), std::vector<engine::InputFile>{},
                                            [=, this](const AppliedRun& applied) {
       Report report("assign", {"model", "lambda", "target"}, statistics(), applied, command_line);
       for (const double lambda : lambdas) {

@@ -87,92 +87,89 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
-#include "compare.hpp"
+#include "strategy_table.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
 
 namespace lbmc::exp {
 namespace {
 
+using analytic::list_exponential_mean_makespan;
 using engine::Reference;
 using engine::ReferenceKind;
 
-// The exact references of one strategy's makespan.mean at `spec`.
+// E C where N and P alone fix each processor's task count (`groups`): when
+// P divides N every processor sums n = N/P times (Salmon's E l); otherwise
+// the groups of equal counts of the layout (max_of_sums.hpp).
+std::optional<double> processor_sums_mean(const dist::LoadLaw& law, ProcessorGroups groups, std::int64_t n,
+                                          std::int64_t p) {
+  if (n % p != 0) return analytic::max_of_sums_mean(law, groups(n, p));
+  const std::int64_t per = n / p;
+  const auto l = analytic::scatter_exact_mean(law, per, p);
+  if (!l) return std::nullopt;
+  const double proc_mean = static_cast<double>(per) * dist::mean(law);
+  return proc_mean + proc_mean * *l;
+}
+
+// The references of one strategy's makespan.mean at `spec`: those its table
+// entry names (strategy_table.hpp), where they hold.
 std::vector<Reference> makespan_references(const CompareSpec& spec, const Strategy& s, engine::ResultTable& table,
                                            const std::vector<std::string>& params) {
-  std::vector<Reference> refs;
+  const StrategyEntry& entry = entry_of(s);
+  const auto applies = [&](Check check) { return (entry.checks & check) != 0; };
   const std::int64_t n = spec.tasks();
   const std::int64_t p = spec.procs();
   const double h = spec.machine.h;
-  const bool chunked = s.kind == StrategyKind::chunk || s.kind == StrategyKind::guided;
   const std::int64_t most = largest_chunk(s, n, p);
-  if (chunked && most == n) {
-    // One chunk holds every task: it starts at h on one processor, whatever
-    // the times' dependence.
+  std::vector<Reference> refs;
+  // A value computed within its cost bound, or a note (exp/references.hpp).
+  const auto add = [&](const char* name, ReferenceKind kind, auto compute) {
+    const auto value = reference_or_note(table, params, "makespan.mean", name,
+                                         [&]() -> std::optional<double> { return compute(); });
+    if (value && *value) refs.push_back({name, kind, **value});
+  };
+  // One chunk holds every task: it starts at h on one processor, whatever
+  // the times' dependence.
+  if (applies(kOneChunk) && most == n) {
     refs.push_back({"one-chunk", ReferenceKind::exact, spec.workload.expected_total() + h});
   }
   // The other references need independent times of a known law.
   if (spec.workload.field.kind != Field::Kind::iid) return refs;
   const dist::LoadLaw& law = spec.workload.law;
-  const bool list = is_list_schedule(s, h);
-  // Self and chunk:1 (the same schedule) in task order; not lpt, whose
-  // order depends on the times.
-  if (list && s.kind != StrategyKind::lpt) {
-    if (const auto* e = std::get_if<dist::Exponential>(&law)) {
-      refs.push_back({"list-exponential", ReferenceKind::exact, analytic::list_exponential_mean_makespan(n, p, e->mean)});
+  const auto* exponential = std::get_if<dist::Exponential>(&law);
+  if (applies(kListExponential) && is_list_schedule(s, h) && exponential) {
+    refs.push_back({"list-exponential", ReferenceKind::exact, list_exponential_mean_makespan(n, p, exponential->mean)});
+  }
+  // With N <= P every task starts at 0 on a processor of its own, unless a
+  // chunk holds several or a dispatcher delays them.
+  const bool at_zero = (entry.chunks == Chunks::none || most == 1) && (entry.dispatch == Dispatch::none || h == 0.0);
+  if (applies(kMaxOfIid) && n <= p && at_zero) {
+    add("max-of-iid", ReferenceKind::exact, [&] { return analytic::mean(analytic::MaxOfIid{law, n}); });
+  }
+  if (entry.processor_groups != nullptr && n > p) {
+    add("processor-sums", ReferenceKind::exact, [&] { return processor_sums_mean(law, entry.processor_groups, n, p); });
+  }
+  // Constant tasks V: C = V·M, M the largest task count; multinomial with
+  // one uniform draw a task, else the load profile's Markov chain and its
+  // fluid limit (analytic/power_of_choices.hpp).
+  const std::int64_t draws = draws_per_task(s);
+  if (const auto* c = std::get_if<dist::Constant>(&law)) {
+    if (applies(kMultinomial) && draws == 1) {
+      add("multinomial", ReferenceKind::exact, [&] { return c->value * analytic::mean(analytic::MultinomialMax{n, p}); });
+    }
+    if (applies(kPowerOfChoices) && draws >= 2) {
+      add("power-of-choices", ReferenceKind::exact, [&]() -> std::optional<double> {
+        const auto m = analytic::choice_unit_max_law(n, p, draws);
+        return m ? std::optional(c->value * m->mean) : std::nullopt;
+      });
+      add("fluid-limit", ReferenceKind::asymptotic,
+          [&] { return c->value * analytic::choice_fluid_max_mean(n, p, draws); });
     }
   }
-  // With N <= P and one task a chunk (chunk:1, guided) every task has a
-  // processor to itself from time 0 when h = 0.
-  const bool own_processor = s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic || list ||
-                             (chunked && h == 0.0 && most == 1);
-  if (own_processor && n <= p) {
-    const auto value = reference_or_note(table, params, "makespan.mean", "max-of-iid",
-                                         [&] { return analytic::mean(analytic::MaxOfIid{law, n}); });
-    if (value) refs.push_back({"max-of-iid", ReferenceKind::exact, *value});
-  }
-  if ((s.kind == StrategyKind::block || s.kind == StrategyKind::cyclic) && n > p) {
-    // When P divides N every processor sums n = N/P times (Salmon's E l);
-    // otherwise the groups of equal counts of the layout (max_of_sums.hpp).
-    const auto value = reference_or_note(table, params, "makespan.mean", "processor-sums", [&]() -> std::optional<double> {
-      if (n % p == 0) {
-        const std::int64_t per = n / p;
-        const auto l = analytic::scatter_exact_mean(law, per, p);
-        if (!l) return std::nullopt;
-        const double proc_mean = static_cast<double>(per) * dist::mean(law);
-        return proc_mean + proc_mean * *l;
-      }
-      const auto groups = s.kind == StrategyKind::block ? analytic::block_groups(n, p) : analytic::cyclic_groups(n, p);
-      return analytic::max_of_sums_mean(law, groups);
-    });
-    if (value && *value) refs.push_back({"processor-sums", ReferenceKind::exact, **value});
-  }
-  const bool uniform = s.kind == StrategyKind::random || (s.kind == StrategyKind::choice && s.d == 1);
-  if (uniform) {
-    if (const auto* c = std::get_if<dist::Constant>(&law)) {
-      const auto m = reference_or_note(table, params, "makespan.mean", "multinomial",
-                                       [&] { return analytic::mean(analytic::MultinomialMax{n, p}); });
-      if (m) refs.push_back({"multinomial", ReferenceKind::exact, c->value * *m});
-    }
-  }
-  if (s.kind == StrategyKind::choice && s.d >= 2) {
-    if (const auto* c = std::get_if<dist::Constant>(&law)) {
-      // The task counts' maximum M by the load profile's Markov chain, and
-      // the fluid limit as its asymptotic form (analytic/power_of_choices).
-      const auto exact = reference_or_note(table, params, "makespan.mean", "power-of-choices",
-                                           [&] { return analytic::choice_unit_max_law(n, p, s.d); });
-      if (exact && *exact) refs.push_back({"power-of-choices", ReferenceKind::exact, c->value * (*exact)->mean});
-      const auto fluid = reference_or_note(table, params, "makespan.mean", "fluid-limit",
-                                           [&] { return analytic::choice_fluid_max_mean(n, p, s.d); });
-      if (fluid) refs.push_back({"fluid-limit", ReferenceKind::asymptotic, c->value * *fluid});
-    }
-  }
-  if (s.kind == StrategyKind::chunk && h == 0.0 && n / s.k >= p) {
-    const double variance = dist::variance(law);
-    if (std::isfinite(variance)) {
-      refs.push_back({"kruskal-weiss", ReferenceKind::asymptotic,
-                      analytic::kruskal_weiss_mean_makespan(n, p, s.k, dist::mean(law), std::sqrt(variance), 0.0)});
-    }
+  const double sd = std::sqrt(dist::variance(law));
+  if (applies(kKruskalWeiss) && h == 0.0 && n / s.parameter >= p && std::isfinite(sd)) {
+    refs.push_back({"kruskal-weiss", ReferenceKind::asymptotic,
+                    analytic::kruskal_weiss_mean_makespan(n, p, s.parameter, dist::mean(law), sd, 0.0)});
   }
   return refs;
 }
@@ -203,8 +200,8 @@ class CompareCommand final : public Command {
     n_option_ = app.add_option("--N", n_text_, "tasks N: list or range, each >= 1")->capture_default_str();
     app.add_option("--P", p_text_, "processors P: list or range, each >= 1")->capture_default_str();
     app.add_option("--strategy", strategy_text_,
-                   "strategies, comma list of block, cyclic, random, choice:D (1 <= D <= P), self, lpt, chunk:K "
-                   "(K >= 1), guided, balanced-block; the first is the baseline of the paired differences")
+                   "strategies, comma list of " + strategy_list_help() +
+                       "; the first is the baseline of the paired differences")
         ->capture_default_str();
     app.add_option("--h", h_text_, "dispatch costs (each in [0, 1e100]), list or range: per task of self, per chunk of chunk:K and guided; "
                    "task (chunk) j starts no earlier than j*h")
@@ -216,20 +213,16 @@ class CompareCommand final : public Command {
     add_run_options(app, run_text_, "1e4");
     app.footer(
         "Output columns: experiment,dist,field,N,P,h,strategy,statistic,... Each replication fills N task times once\n"
-        "and runs every strategy on them (common random numbers): block (chunks of ceil(N/P)), cyclic (task i on\n"
-        "i mod P), random (uniform processor), choice:D (fewest tasks of D uniform draws), self (list scheduling from a\n"
-        "queue, task k starts >= k*h), lpt (longest first to the least loaded), chunk:K (self-scheduling of K tasks at\n"
-        "a time, Kruskal-Weiss; chunk j starts >= j*h), guided (chunks of ceil(remaining/P), Polychronopoulos-Kuck;\n"
-        "chunk j starts >= j*h), balanced-block (contiguous blocks of equal work from the prefix sums, task i to\n"
-        "floor(P (S_i + t_i/2)/W); reached from block by Mehrotra's approach 1, a stage costing tau + phi * tasks of\n"
-        "its largest message). Times: iid from --dist; --field ar1:RHO makes neighbours alike (t_i = F^-1(Phi(z_i)),\n"
-        "z an AR(1) with correlation RHO, the same law F for every time); --times FILE uses measured times, the same\n"
-        "in every replication (dist column times:FILE, field measured). W = sum of times, C = makespan, LB = max(W/P,\n"
-        "max t_i). Statistics: makespan.mean, efficiency.mean = E[W/(P C)], imbalance.mean = E[(C - W/P)/(W/P)],\n"
-        "makespan_ratio.mean = E[C/LB], overhead.mean = E[C - C0] (C0 with h = tau = phi = 0: dispatch and movement\n"
-        "time on the makespan), split_pairs.mean = fraction of neighbouring tasks (i, i+1) on different processors\n"
-        "(0 = full locality); rows with strategy \"A vs B\" (B the first listed): efficiency_diff.mean = E[eff_A - eff_B],\n"
-        "paired on the same times.\n"
+        "and runs every strategy on them (common random numbers). Times: iid from --dist; --field ar1:RHO makes\n"
+        "neighbours alike (t_i = F^-1(Phi(z_i)), z an AR(1) with correlation RHO, the same law F for every time);\n"
+        "--times FILE uses measured times, the same in every replication (dist column times:FILE, field measured).\n"
+        "W = sum of times, C = makespan, LB = max(W/P, max t_i). Statistics: makespan.mean, efficiency.mean =\n"
+        "E[W/(P C)], imbalance.mean = E[(C - W/P)/(W/P)], makespan_ratio.mean = E[C/LB], overhead.mean = E[C - C0]\n"
+        "(C0 with h = tau = phi = 0: dispatch and movement time on the makespan), split_pairs.mean = fraction of\n"
+        "neighbouring tasks (i, i+1) on different processors (0 = full locality); rows with strategy \"A vs B\" (B the\n"
+        "first listed): efficiency_diff.mean = E[eff_A - eff_B], paired on the same times.\n"
+        "Strategies (tasks i and processors p counted from 0):\n" +
+        strategy_lines_help() +
         "References: lower-bound (bound, makespan_ratio >= 1), graham-list (bound, makespan_ratio <= 2 - 1/P for\n"
         "lpt, and self and chunk:1 with h = 0; Graham 1966), graham-chunks (bound, makespan_ratio <= 1 + (1 - 1/P)\n"
         "min(K*, P) for chunk:K and guided with h = 0, K* the largest chunk), balanced-work (bound, makespan_ratio\n"
@@ -247,7 +240,7 @@ class CompareCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     RunOptions settings = check_run_options(run_text_);
     const std::vector<Workload> workloads = parse_workloads(settings.memory_limit);
     const auto procs =
@@ -255,8 +248,10 @@ class CompareCommand final : public Command {
     const std::vector<Strategy> strategies = parse_option("--strategy", strategy_text_, parse_strategies);
     const std::int64_t fewest = *std::min_element(procs.begin(), procs.end());
     for (const Strategy& s : strategies) {
-      if (s.kind == StrategyKind::choice && s.d > fewest) {
-        throw engine::InputError(fmt::format("--strategy {}: D = {} exceeds --P {}", to_string(s), s.d, fewest));
+      const StrategyEntry& e = entry_of(s);
+      if (e.parameter_at_most_procs && s.parameter > fewest) {
+        throw engine::InputError(
+            fmt::format("--strategy {}: {} = {} exceeds --P {}", to_string(s), e.parameter, s.parameter, fewest));
       }
     }
     const std::vector<double> costs = parse_costs("--h", h_text_);
@@ -273,7 +268,7 @@ class CompareCommand final : public Command {
     for (const Workload& w : workloads) {
       if (w.file) engine::add_input(inputs, *w.file);
     }
-    return std::make_unique<ExperimentJob>(std::move(settings), std::move(inputs), [=, this](const AppliedRun& applied) {
+    return std::make_unique<CheckedExperiment>(std::move(settings), std::move(inputs), [=, this](const AppliedRun& applied) {
       Report report("compare", {"dist", "field", "N", "P", "h", "strategy"}, statistics(), applied, command_line);
       for (const Workload& workload : workloads) {
         for (const std::int64_t p : procs) {
@@ -357,7 +352,7 @@ class CompareCommand final : public Command {
       // nothing more.
       const std::int64_t most = largest_chunk(s, spec.tasks(), spec.procs());
       if (const auto upper = ratio_upper_bound(s, spec.tasks(), spec.machine)) {
-        if (s.kind == StrategyKind::balanced_block) {
+        if ((entry_of(s).checks & kBalancedWork) != 0) {
           in.refs("makespan_ratio.mean", {{"balanced-work", ReferenceKind::bound, *upper, true}});
         } else if (most > 1) {
           in.refs("makespan_ratio.mean", {{"graham-chunks", ReferenceKind::bound, *upper, true}});

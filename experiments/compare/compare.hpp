@@ -89,12 +89,12 @@ namespace lbmc::exp {
 
 using engine::ScratchVector;
 
-enum class StrategyKind { block, cyclic, random, choice, self, lpt, chunk, guided, balanced_block };
-
+//! One strategy of a run: its entry of the strategy table
+//! (strategy_table.hpp, which holds every fact of it) and its integer
+//! parameter, where the entry has one (D of choice:D, K of chunk:K).
 struct Strategy {
-  StrategyKind kind = StrategyKind::block;
-  std::int64_t d = 0;  //!< choice:D only: processors probed per task
-  std::int64_t k = 0;  //!< chunk:K only: tasks per chunk
+  std::size_t entry = 0;       //!< index into kStrategyTable
+  std::int64_t parameter = 0;  //!< 0 for the entries without one
 
   friend bool operator==(const Strategy&, const Strategy&) = default;
 };
@@ -105,14 +105,33 @@ inline constexpr int kMaxStrategies = 16;
 //! The default --strategy list.
 inline constexpr const char* kDefaultStrategies = "block,cyclic,random,choice:2,self,guided,balanced-block,lpt";
 
-//! The spelling of a strategy in --strategy and in the output: block,
-//! cyclic, random, choice:D, self, lpt, chunk:K, guided, balanced-block.
+//! The spelling of a strategy in --strategy and in the output: the entry's
+//! name, then :VALUE where it has a parameter (choice:2, chunk:16).
 std::string to_string(const Strategy& s);
 
+//! The strategy of the table entry named `name` with `parameter` (0 for an
+//! entry without one), unchecked: for tests and one-off use. Throws
+//! engine::InputError for a name that is not in the table.
+Strategy strategy_named(std::string_view name, std::int64_t parameter = 0);
+
+//! Parses one item of --strategy: NAME, or NAME:VALUE for an entry with a
+//! parameter (an integer >= 1). Throws engine::InputError naming the item
+//! for an unknown name (the message lists the table's names) or a malformed
+//! or out-of-range value.
+Strategy parse_strategy(std::string_view item);
+
 //! Parses a comma list of strategies (repeats dropped, order kept). Throws
-//! engine::InputError naming the item for an unknown name, a malformed or
-//! out-of-range D or K (D, K >= 1), an empty list or more than kMaxStrategies.
+//! engine::InputError as parse_strategy does, and for an empty list or
+//! more than kMaxStrategies.
 std::vector<Strategy> parse_strategies(std::string_view text);
+
+//! The strategies as --strategy's help lists them, from the table:
+//! "block, cyclic, random, choice:D (1 <= D <= P), ...".
+std::string strategy_list_help();
+
+//! One line a strategy for --help, from the table: "  choice:D        each
+//! task on ...".
+std::string strategy_lines_help();
 
 //! The machine a schedule runs on: P processors, the dispatch cost h (per
 //! task of self, per chunk of chunk:K and guided) and the data-movement
@@ -128,14 +147,20 @@ struct Machine {
   bool has_costs() const { return h != 0.0 || tau != 0.0 || phi != 0.0; }
 };
 
+// The facts below follow from the entry's facts in the table (its chunks,
+// its dispatch and its checks); the strategies named are today's entries.
+
 //! True for the strategies that are list schedules of single tasks with no
-//! idle time while tasks wait (Graham 1966): `lpt` always, `self` and
-//! `chunk:1` when h = 0. They obey C ≤ W/P + (1 − 1/P)·max t_i ≤ (2 − 1/P)·LB.
+//! idle time while tasks wait (Graham 1966): chunks of one task, and no
+//! dispatch cost where a queue dispatches them (`lpt` always, `self` and
+//! `chunk:1` when h = 0). They obey
+//! C ≤ W/P + (1 − 1/P)·max t_i ≤ (2 − 1/P)·LB.
 bool is_list_schedule(const Strategy& s, double h);
 
 //! The most tasks one chunk of `s` holds on N tasks and P processors:
 //! min(K, N) for chunk:K, ⌈N/P⌉ for guided (its first chunk), 1 for the
-//! task-by-task schedules (self, lpt) and 0 for the others (not chunked).
+//! task-by-task schedules (self, lpt) and 0 for the others (not list
+//! schedules).
 std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t procs);
 
 //! An upper bound on C/LB that holds in every replication, where one is
@@ -154,6 +179,14 @@ std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t p
 //! do not scale with LB. nullopt for block, cyclic, random and choice:D.
 std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, const Machine& machine);
 
+//! The processors drawn uniformly per task from the replication's
+//! generator: 1 for random, D for choice:D, 0 for the others.
+std::int64_t draws_per_task(const Strategy& s);
+
+//! Throws engine::InputError ("compare: choice:9 needs 1 <= D <= P = 8")
+//! when the parameter of `s` lies outside its range on `procs` processors.
+void require_parameter_in_range(const Strategy& s, std::int64_t procs);
+
 //! LB = max(W/P, max_i t_i): no schedule of these times on P processors
 //! finishes earlier (some processor does at least the mean work, and the
 //! longest task runs somewhere). 0 for no tasks.
@@ -166,6 +199,16 @@ struct Outcome {
   std::int64_t split_pairs = 0;  //!< neighbouring pairs (i, i + 1) on different processors
 };
 
+//! What one schedule runs on: a replication's times (each >= 0), the
+//! machine, the strategy's parameter and the replication's generator
+//! (random and choice draw from it).
+struct Job {
+  std::span<const double> times;
+  Machine machine;
+  std::int64_t parameter = 0;
+  engine::Generator* gen = nullptr;
+};
+
 //! Executes strategies on a replication's times, reusing its buffers
 //! (per processor: loads, counts, the winner tree of first_free.hpp, the
 //! balanced layout; per task: lpt's processor of each task, and the order
@@ -173,24 +216,27 @@ struct Outcome {
 class Scheduler {
  public:
   //! The schedule of `s` on `times` (each >= 0) on `machine`; draws from
-  //! `gen` for random and choice. With costs (h, τ, φ not all 0) the
-  //! strategies they affect run a second time without them, for C₀.
+  //! `gen` for random and choice. With a dispatch cost h > 0 the queue
+  //! schedules run a second time without it, for C₀.
   Outcome run(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen);
 
+  // The schedules, one a strategy: the table (strategy_table.hpp) names them.
+  Outcome block(const Job& job);
+  Outcome cyclic(const Job& job);
+  Outcome random(const Job& job);
+  Outcome choice(const Job& job);
+  Outcome self(const Job& job);
+  Outcome lpt(const Job& job);
+  Outcome chunk(const Job& job);
+  Outcome guided(const Job& job);
+  Outcome balanced_block(const Job& job);
+
  private:
-  Outcome run_once(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen);
-  Outcome block(std::span<const double> times, std::int64_t procs);
-  Outcome cyclic(std::span<const double> times, std::int64_t procs);
-  Outcome random(std::span<const double> times, std::int64_t procs, engine::Generator& gen);
-  Outcome choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
   // choice's placements into loads_ and counts_; returns the split pairs.
   template <int kChoices>
   std::int64_t place_by_choice(std::span<const double> times, std::int64_t d, engine::Generator& gen);
-  Outcome self(std::span<const double> times, std::int64_t procs, double h);
-  Outcome lpt(std::span<const double> times, std::int64_t procs);
   // chunk:K (fixed > 0) or guided (fixed = 0).
   Outcome chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h);
-  Outcome balanced_block(std::span<const double> times, const Machine& machine);
 
   std::vector<double> loads_;
   std::vector<std::uint32_t> counts_;                  // choice: tasks per processor (N < 2^32)
@@ -279,8 +325,8 @@ struct CompareSpec {
 std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sample);
 
 //! Variates per replication: N task times (drawn, or copied for measured
-//! times), plus N per random and N·D per choice:D strategy (the throughput
-//! figure on stderr).
+//! times), plus N·draws_per_task for each strategy (N per random, N·D per
+//! choice:D; the throughput figure on stderr).
 double compare_variates_per_rep(const CompareSpec& spec);
 
 //! Bytes one thread holds for a replication, rounded up: per task

@@ -57,10 +57,7 @@ std::string efficiency_ranking(const CompareSpec& spec, const CompareSample& sam
 double compare_variates_per_rep(const CompareSpec& spec) {
   const double n = static_cast<double>(spec.tasks());
   double draws = n;
-  for (const Strategy& s : spec.strategies) {
-    if (s.kind == StrategyKind::random) draws += n;
-    if (s.kind == StrategyKind::choice) draws += n * static_cast<double>(s.d);
-  }
+  for (const Strategy& s : spec.strategies) draws += n * static_cast<double>(draws_per_task(s));
   return draws;
 }
 
@@ -172,14 +169,7 @@ engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engin
   if (spec.strategies.empty() || spec.strategies.size() > size_of(kMaxStrategies)) {
     throw engine::InputError(fmt::format("compare: {} strategies (1 to {})", spec.strategies.size(), kMaxStrategies));
   }
-  for (const Strategy& s : spec.strategies) {
-    if (s.kind == StrategyKind::choice && (s.d < 1 || s.d > spec.procs())) {
-      throw engine::InputError(fmt::format("compare: {} needs 1 <= D <= P = {}", to_string(s), spec.procs()));
-    }
-    if (s.kind == StrategyKind::chunk && s.k < 1) {
-      throw engine::InputError(fmt::format("compare: {} needs K >= 1", to_string(s)));
-    }
-  }
+  for (const Strategy& s : spec.strategies) require_parameter_in_range(s, spec.procs());
   if (workload.field.kind == Field::Kind::measured) {
     if (!workload.measured || static_cast<std::int64_t>(workload.measured->size()) != workload.tasks) {
       throw engine::InputError("compare: the measured times do not match N");

@@ -18,7 +18,7 @@
 #include <bit>
 #include <limits>
 
-#include "compare.hpp"
+#include "strategy_table.hpp"
 
 namespace lbmc::exp {
 
@@ -297,37 +297,22 @@ double makespan_lower_bound(std::span<const double> times, std::int64_t procs) {
 
 Outcome Scheduler::run(const Strategy& s, std::span<const double> times, const Machine& machine,
                        engine::Generator& gen) {
-  Outcome outcome = run_once(s, times, machine, gen);
+  const StrategyEntry& entry = entry_of(s);
+  Outcome outcome = (this->*entry.schedule)({times, machine, s.parameter, &gen});
   // Only the queue schedules pay h; balanced-block reports its own movement.
-  const bool queued = s.kind == StrategyKind::self || s.kind == StrategyKind::chunk || s.kind == StrategyKind::guided;
-  if (queued && machine.h != 0.0) {
-    outcome.overhead = outcome.makespan - run_once(s, times, machine.without_costs(), gen).makespan;
+  if (entry.dispatch == Dispatch::queue && machine.h != 0.0) {
+    const Job free_dispatch{times, machine.without_costs(), s.parameter, &gen};
+    outcome.overhead = outcome.makespan - (this->*entry.schedule)(free_dispatch).makespan;
   }
   return outcome;
 }
 
-Outcome Scheduler::run_once(const Strategy& s, std::span<const double> times, const Machine& machine,
-                            engine::Generator& gen) {
-  const std::int64_t procs = machine.procs;
-  switch (s.kind) {
-    case StrategyKind::block: return block(times, procs);
-    case StrategyKind::cyclic: return cyclic(times, procs);
-    case StrategyKind::random: return random(times, procs, gen);
-    case StrategyKind::choice: return choice(times, procs, s.d, gen);
-    case StrategyKind::self: return self(times, procs, machine.h);
-    case StrategyKind::lpt: return lpt(times, procs);
-    case StrategyKind::chunk: return chunked(times, procs, s.k, machine.h);
-    case StrategyKind::guided: return chunked(times, procs, 0, machine.h);
-    case StrategyKind::balanced_block: return balanced_block(times, machine);
-  }
-  return {};
-}
-
-Outcome Scheduler::block(std::span<const double> times, std::int64_t procs) {
+Outcome Scheduler::block(const Job& job) {
   // Chunks of c = ⌈N/P⌉ contiguous tasks; the last processors may get fewer
   // or none.
+  const std::span<const double> times = job.times;
   const std::size_t n = times.size();
-  const std::size_t chunk = (n + size_of(procs) - 1) / size_of(procs);
+  const std::size_t chunk = (n + size_of(job.machine.procs) - 1) / size_of(job.machine.procs);
   double most = 0.0;
   std::int64_t runs = 0;
   for (std::size_t first = 0; first < n; first += chunk) {
@@ -340,24 +325,26 @@ Outcome Scheduler::block(std::span<const double> times, std::int64_t procs) {
   return {most, 0.0, contiguous_splits(runs)};
 }
 
-Outcome Scheduler::cyclic(std::span<const double> times, std::int64_t procs) {
+Outcome Scheduler::cyclic(const Job& job) {
+  const std::int64_t procs = job.machine.procs;
   loads_.assign(size_of(procs), 0.0);
   std::size_t p = 0;
-  for (const double t : times) {
+  for (const double t : job.times) {
     loads_[p] += t;
     if (++p == loads_.size()) p = 0;
   }
-  const auto pairs = static_cast<std::int64_t>(times.size()) - 1;
+  const auto pairs = static_cast<std::int64_t>(job.times.size()) - 1;
   return {largest(loads_), 0.0, procs > 1 ? pairs : 0};
 }
 
-Outcome Scheduler::random(std::span<const double> times, std::int64_t procs, engine::Generator& gen) {
-  loads_.assign(size_of(procs), 0.0);
-  const auto bound = static_cast<std::uint64_t>(procs);
+Outcome Scheduler::random(const Job& job) {
+  const std::span<const double> times = job.times;
+  loads_.assign(size_of(job.machine.procs), 0.0);
+  const auto bound = static_cast<std::uint64_t>(job.machine.procs);
   std::int64_t split = 0;
   std::uint64_t previous = 0;
   for (std::size_t i = 0; i < times.size(); ++i) {
-    const std::uint64_t p = engine::uniform_below(gen, bound);
+    const std::uint64_t p = engine::uniform_below(*job.gen, bound);
     split += static_cast<std::int64_t>(i > 0 && p != previous);
     previous = p;
     loads_[p] += times[i];
@@ -365,10 +352,12 @@ Outcome Scheduler::random(std::span<const double> times, std::int64_t procs, eng
   return {largest(loads_), 0.0, split};
 }
 
-Outcome Scheduler::choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
-  loads_.assign(size_of(procs), 0.0);
-  counts_.assign(size_of(procs), 0);
-  const std::int64_t split = d == 2 ? place_by_choice<2>(times, d, gen) : place_by_choice<0>(times, d, gen);
+Outcome Scheduler::choice(const Job& job) {
+  loads_.assign(size_of(job.machine.procs), 0.0);
+  counts_.assign(size_of(job.machine.procs), 0);
+  const std::int64_t d = job.parameter;
+  const std::int64_t split =
+      d == 2 ? place_by_choice<2>(job.times, d, *job.gen) : place_by_choice<0>(job.times, d, *job.gen);
   return {largest(loads_), 0.0, split};
 }
 
@@ -414,13 +403,15 @@ std::int64_t Scheduler::place_by_choice(std::span<const double> times, std::int6
   return split;
 }
 
-Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, double h) {
+Outcome Scheduler::self(const Job& job) {
   // List scheduling in task order: the processor free first takes task k
   // (1-based), which cannot start before the dispatcher reaches it at k·h.
   // Each processor's finish times only grow, so the makespan is the latest
   // left. Ties between processors free at the same time do not change any
   // finish time.
-  first_free_.reset(procs);
+  const std::span<const double> times = job.times;
+  const double h = job.machine.h;
+  first_free_.reset(job.machine.procs);
   QueueLeader leader(first_free_);
   if (h == 0.0) {
     for (const double t : times) leader.finish_at(leader.free_at() + t);
@@ -434,12 +425,13 @@ Outcome Scheduler::self(std::span<const double> times, std::int64_t procs, doubl
   return {first_free_.latest(), 0.0, leader.split_pairs()};
 }
 
-Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
+Outcome Scheduler::lpt(const Job& job) {
   // Graham (1969): the longest task first (equal times in task order), each
   // to the least-loaded processor (equal loads: the lowest id).
+  const std::span<const double> times = job.times;
   const std::size_t n = times.size();
   const std::uint64_t index_mask = n == 0 ? 0 : sort_longest_first(times, words_, scratch_words_, counts_radix_);
-  first_free_.reset(procs);
+  first_free_.reset(job.machine.procs);
   // Each task's time is read by its index, and its processor goes straight
   // to its place in task order, a store scattered over N places. Both cache
   // lines are fetched kAhead tasks before: a store that missed the caches
@@ -462,6 +454,10 @@ Outcome Scheduler::lpt(std::span<const double> times, std::int64_t procs) {
   }
   return {first_free_.latest(), 0.0, neighbours_apart(owner_)};
 }
+
+Outcome Scheduler::chunk(const Job& job) { return chunked(job.times, job.machine.procs, job.parameter, job.machine.h); }
+
+Outcome Scheduler::guided(const Job& job) { return chunked(job.times, job.machine.procs, 0, job.machine.h); }
 
 Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h) {
   // List scheduling of chunks in queue order: chunk j (1-based) holds the
@@ -487,7 +483,9 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
   return {first_free_.latest(), 0.0, leader.split_pairs()};
 }
 
-Outcome Scheduler::balanced_block(std::span<const double> times, const Machine& machine) {
+Outcome Scheduler::balanced_block(const Job& job) {
+  const std::span<const double> times = job.times;
+  const Machine& machine = job.machine;
   const std::size_t n = times.size();
   const std::int64_t procs = machine.procs;
   const auto p_count = size_of(procs);
@@ -495,7 +493,7 @@ Outcome Scheduler::balanced_block(std::span<const double> times, const Machine& 
   for (const double t : times) total += t;
   // With no work there is nothing to balance: the tasks stay in the block
   // layout and nothing moves.
-  if (total == 0.0) return block(times, procs);
+  if (total == 0.0) return block(job);
 
   // starts_[p]: the first task of processor p (starts_[P] = N). Task i goes
   // to min(P − 1, ⌊P·(S_i + t_i/2)/W⌋), which never decreases with i.
@@ -568,28 +566,28 @@ double makespan_of(const Strategy& s, std::span<const double> times, std::int64_
 }  // namespace
 
 double makespan_block(std::span<const double> times, std::int64_t procs) {
-  return makespan_of({StrategyKind::block}, times, procs, 0.0);
+  return makespan_of(strategy_named("block"), times, procs, 0.0);
 }
 double makespan_cyclic(std::span<const double> times, std::int64_t procs) {
-  return makespan_of({StrategyKind::cyclic}, times, procs, 0.0);
+  return makespan_of(strategy_named("cyclic"), times, procs, 0.0);
 }
 double makespan_random(std::span<const double> times, std::int64_t procs, engine::Generator& gen) {
-  return outcome_of({StrategyKind::random}, times, {procs}, gen).makespan;
+  return outcome_of(strategy_named("random"), times, {procs}, gen).makespan;
 }
 double makespan_choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
-  return outcome_of({StrategyKind::choice, d}, times, {procs}, gen).makespan;
+  return outcome_of(strategy_named("choice", d), times, {procs}, gen).makespan;
 }
 double makespan_self(std::span<const double> times, std::int64_t procs, double h) {
-  return makespan_of({StrategyKind::self}, times, procs, h);
+  return makespan_of(strategy_named("self"), times, procs, h);
 }
 double makespan_lpt(std::span<const double> times, std::int64_t procs) {
-  return makespan_of({StrategyKind::lpt}, times, procs, 0.0);
+  return makespan_of(strategy_named("lpt"), times, procs, 0.0);
 }
 double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h) {
-  return makespan_of({StrategyKind::chunk, 0, k}, times, procs, h);
+  return makespan_of(strategy_named("chunk", k), times, procs, h);
 }
 double makespan_guided(std::span<const double> times, std::int64_t procs, double h) {
-  return makespan_of({StrategyKind::guided}, times, procs, h);
+  return makespan_of(strategy_named("guided"), times, procs, h);
 }
 Outcome schedule_outcome(const Strategy& s, std::span<const double> times, const Machine& machine,
                          engine::Generator& gen) {

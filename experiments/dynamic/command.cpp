@@ -107,7 +107,7 @@ class DynamicCommand final : public Command {
 
   std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<DynamicSample>(); }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);
     RunOptions settings = check_run_options(run_text_);
     // The rule every model states (at most 2^31 subtasks) before the memory
@@ -123,7 +123,7 @@ class DynamicCommand final : public Command {
     for (const auto& law : {options.r_law, options.u_law}) {
       if (law) laws.push_back(*law);
     }
-    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+    return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("dynamic", {"model", "r_dist", "u_dist", "p", "t1", "nu", "lambda", "levels", "fanout"},
                     statistics(), applied, command_line);
       run_dynamic(options, applied, report);

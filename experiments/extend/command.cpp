@@ -37,7 +37,7 @@ class ExtendCommand final : public Command {
     app.add_option("--json", overrides_.json, "write JSON to FILE, or - for stdout (default: as stored)");
   }
 
-  std::unique_ptr<Job> check(const std::string&) override {
+  std::unique_ptr<CheckedCommand> check(const std::string&) override {
     engine::RunState state = engine::read_run_state(path_);
     check_state_origin(state, path_);
     const std::int64_t reps = parse_option("--reps", reps_text_, engine::parse_integer);
@@ -52,7 +52,7 @@ class ExtendCommand final : public Command {
     if (reps < 1) throw engine::InputError(fmt::format("--reps: '{}' must be >= 1", reps_text_));
     std::vector<std::string> extended =
         with_overrides(with_option(arguments, "--reps", std::to_string(reps)), overrides_);
-    return std::make_unique<PlainJob>([state = std::move(state), extended = std::move(extended)]() mutable {
+    return std::make_unique<CheckedAction>([state = std::move(state), extended = std::move(extended)]() mutable {
       return run_stored(std::move(state), std::move(extended), true);
     });
   }

@@ -106,7 +106,7 @@ class MaxLoadCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_);
     const auto ns = parse_option("--n", n_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto alphas = parse_levels("--alpha", alpha_text_);
@@ -115,7 +115,7 @@ class MaxLoadCommand final : public Command {
     }
     RunOptions settings = check_run_options(run_text_);
     require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
-    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+    return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("maxload", {"dist", "n", "method"}, statistics(), applied, command_line);
       for (const auto& law : laws) {
         for (const std::int64_t n : ns) run_point({law, n}, alphas, applied, report);

@@ -82,7 +82,7 @@ class MaxShiftCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
       return dist::standard_deviation(law) > 0.0 ? nullptr : "the shifts are normalised by sigma, which is 0";
     });
@@ -105,7 +105,7 @@ class MaxShiftCommand final : public Command {
         }
       }
     }
-    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+    return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       std::optional<engine::OutputFile> cov_file;
       if (!cov_path_.empty()) cov_file.emplace("--cov", cov_path_);
       Report report("maxshift", {"dist", "n"}, statistics(), applied, command_line);

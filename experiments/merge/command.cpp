@@ -48,7 +48,7 @@ class MergeCommand final : public Command {
         "Gaps or overlaps are an error naming the blocks.");
   }
 
-  std::unique_ptr<Job> check(const std::string&) override {
+  std::unique_ptr<CheckedCommand> check(const std::string&) override {
     std::vector<engine::RunState> states;
     for (const std::string& path : paths_) {
       states.push_back(engine::read_run_state(path));
@@ -75,7 +75,7 @@ class MergeCommand final : public Command {
     engine::RunState merged = engine::merge_slices(states, paths_);
     std::vector<std::string> arguments = with_overrides(common_arguments(merged.arguments), overrides_);
     if (quiet_) arguments.push_back("--quiet");
-    return std::make_unique<PlainJob>([merged = std::move(merged), arguments = std::move(arguments)]() mutable {
+    return std::make_unique<CheckedAction>([merged = std::move(merged), arguments = std::move(arguments)]() mutable {
       return run_stored(std::move(merged), std::move(arguments));
     });
   }

@@ -91,7 +91,7 @@ class RebalanceCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     if (!example_.empty() && example_ != "cm5") {
       throw engine::InputError(fmt::format("--example: '{}' is not cm5", example_));
     }
@@ -117,7 +117,7 @@ class RebalanceCommand final : public Command {
     require_memory(settings, quantile_store_bytes(settings, 1) + settings.plan.threads * 64.0 * most,
                    fmt::format("the sorted D for quantiles, and {} threads x {} processors x 64 bytes",
                                settings.plan.threads, most));
-    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+    return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("rebalance", {"dist", "n", "remainder", "approach"}, statistics(), applied, command_line);
       for (const auto& law : laws) {
         for (const std::int64_t n : ns) {

@@ -74,7 +74,7 @@ class ReproduceCommand final : public Command {
     app.add_option("--checkpoint-every", checkpoint_every_, "seconds between checkpoints")->capture_default_str();
   }
 
-  std::unique_ptr<Job> check(const std::string& /*command_line*/) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& /*command_line*/) override {
     RunOptionsText text;
     text.seed = seed_text_;
     text.threads = threads_text_;
@@ -93,7 +93,7 @@ class ReproduceCommand final : public Command {
       throw engine::InputError(fmt::format("paper: unknown id '{}' (all{})", paper_, ids));
     }
     require_writable_folder(out_);
-    return std::make_unique<ExperimentJob>(std::move(settings), std::vector<engine::InputFile>{},
+    return std::make_unique<CheckedExperiment>(std::move(settings), std::vector<engine::InputFile>{},
                                            [this, selected](const AppliedRun& applied) {
       create_folder(out_);
       reproduce(selected, applied.options());

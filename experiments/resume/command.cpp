@@ -30,11 +30,11 @@ class ResumeCommand final : public Command {
         "had it never stopped; it keeps checkpointing to the file its --checkpoint names.");
   }
 
-  std::unique_ptr<Job> check(const std::string&) override {
+  std::unique_ptr<CheckedCommand> check(const std::string&) override {
     engine::RunState state = engine::read_run_state(path_);
     check_state_origin(state, path_);
     std::vector<std::string> arguments = with_overrides(state.arguments, overrides_);
-    return std::make_unique<PlainJob>([state = std::move(state), arguments = std::move(arguments)]() mutable {
+    return std::make_unique<CheckedAction>([state = std::move(state), arguments = std::move(arguments)]() mutable {
       return run_stored(std::move(state), std::move(arguments));
     });
   }

@@ -102,7 +102,7 @@ class ScatterCommand final : public Command {
         std::string(dist::law_ranges_help()));
   }
 
-  std::unique_ptr<Job> check(const std::string& command_line) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     const std::vector<dist::LoadLaw> laws = parse_laws(dists_, [](const dist::LoadLaw& law) {
       if (std::holds_alternative<dist::Empirical>(law)) dist::require_nonnegative(law, "task times must be >= 0");
       return dist::mean(law) > 0.0 ? nullptr : "task times need a mean > 0";
@@ -114,7 +114,7 @@ class ScatterCommand final : public Command {
     const auto confidences = parse_levels("--confidence", confidence_text_);
     RunOptions settings = check_run_options(run_text_);
     require_memory(settings, quantile_store_bytes(settings, 2), "the sorted l and l_obs for quantiles");
-    return std::make_unique<ExperimentJob>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
+    return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("scatter", {"dist", "tasks", "procs"}, statistics(), applied, command_line);
       for (const auto& law : laws) {
         for (const std::int64_t n : tasks) {

@@ -59,7 +59,7 @@ int run_parsed(CLI::App& app, int argc, const char* const* argv,
   if (parsed == subcommands.end()) throw engine::InputError("no command given (see lbmc --help)");
   Command& command = *parsed->second;
   prefix = std::string("lbmc ") + command.name();
-  const std::unique_ptr<Job> job = command.check(join_command_line(argc, argv));
+  const std::unique_ptr<CheckedCommand> job = command.check(join_command_line(argc, argv));
   engine::RunJournal::get().check_restored_inputs(job->inputs());
   // A check runs nothing that a signal should stop, and the process hosting
   // it keeps its own handlers.

@@ -68,9 +68,9 @@ class ValidateCommand final : public Command {
         "counts the verdicts of their exact and bound references.");
   }
 
-  std::unique_ptr<Job> check(const std::string& /*command_line*/) override {
+  std::unique_ptr<CheckedCommand> check(const std::string& /*command_line*/) override {
     std::vector<ValidationCase> cases = selected_cases();
-    return std::make_unique<ExperimentJob>(check_run_options(text_), std::vector<engine::InputFile>{},
+    return std::make_unique<CheckedExperiment>(check_run_options(text_), std::vector<engine::InputFile>{},
                                            [this, cases](const AppliedRun& applied) { return run_cases(cases, applied); });
   }
 

@@ -5,12 +5,13 @@
 // A command runs in three steps, in an order the types enforce:
 //  1. check(): every option and input file is checked, and nothing changes
 //     (no file is written, no thread count set, no journal started, no MPI
-//     call); the result is a Job, or an InputError (exit 2);
-//  2. the job's common options are applied (run_options.hpp: the seed drawn,
+//     call); the result is a CheckedCommand, or an InputError (exit 2);
+//  2. its common options are applied (run_options.hpp: the seed drawn,
 //     the threads set, the journal recording), which yields the AppliedRun
 //     that output files (Report) and the driver's plans need;
-//  3. the job runs.
-// run_cli does 1, then 2 and 3 through Job::start, unless it only checks.
+//  3. it runs.
+// run_cli does 1, then 2 and 3 through CheckedCommand::start, unless it only
+// checks.
 #pragma once
 
 #include <functional>
@@ -28,10 +29,10 @@
 namespace lbmc::exp {
 
 //! A command whose options are checked.
-class Job {
+class CheckedCommand {
  public:
-  virtual ~Job() = default;
-  //! Applies what the job needs applied and runs it; returns the exit code.
+  virtual ~CheckedCommand() = default;
+  //! Applies what it needs applied and runs; returns the exit code.
   //! Throws engine::InputError (exit 2) only for what cannot be known before
   //! running, engine::RuntimeFailure on failures (exit 3).
   virtual int start() = 0;
@@ -43,12 +44,12 @@ class Job {
   std::vector<engine::InputFile> inputs_;
 };
 
-//! The job of an experiment: its checked common options and the run, which
+//! A checked experiment: its checked common options and the run, which
 //! receives them applied.
-class ExperimentJob final : public Job {
+class CheckedExperiment final : public CheckedCommand {
  public:
   using Run = std::function<int(const AppliedRun&)>;
-  ExperimentJob(RunOptions options, std::vector<engine::InputFile> inputs, Run run)
+  CheckedExperiment(RunOptions options, std::vector<engine::InputFile> inputs, Run run)
       : options_(std::move(options)), run_(std::move(run)) {
     inputs_ = std::move(inputs);
   }
@@ -60,11 +61,11 @@ class ExperimentJob final : public Job {
   Run run_;
 };
 
-//! A job that needs nothing applied (it runs children or a stored command
-//! line, which apply their own).
-class PlainJob final : public Job {
+//! A checked command that needs nothing applied (it runs a stored command
+//! line, which applies its own).
+class CheckedAction final : public CheckedCommand {
  public:
-  explicit PlainJob(std::function<int()> run) : run_(std::move(run)) {}
+  explicit CheckedAction(std::function<int()> run) : run_(std::move(run)) {}
   int start() override { return run_(); }
 
  private:
@@ -81,10 +82,10 @@ class Command {
   virtual std::vector<engine::StatisticInfo> statistics() const { return {}; }
   //! Declares the command's options on its subcommand.
   virtual void attach(CLI::App& app) = 0;
-  //! Step 1 (top of this file): checks the parsed options and returns the
-  //! job; `command_line` is the whole line, for the output's metadata.
+  //! Step 1 (top of this file): checks the parsed options and returns what
+  //! runs them; `command_line` is the whole line, for the output's metadata.
   //! Throws engine::InputError on bad input.
-  virtual std::unique_ptr<Job> check(const std::string& command_line) = 0;
+  virtual std::unique_ptr<CheckedCommand> check(const std::string& command_line) = 0;
 };
 
 //! Every registered command, in the order `lbmc --help` lists them.
