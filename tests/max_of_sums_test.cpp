@@ -39,7 +39,7 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
-#include "compare/compare.hpp"
+#include "compare/makespans.hpp"
 #include "support/files.hpp"
 
 using namespace lbmc;

@@ -32,7 +32,7 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
-#include "compare/compare.hpp"
+#include "compare/makespans.hpp"
 #include "support/tolerance.hpp"
 
 namespace {

@@ -87,9 +87,10 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
-#include "strategy_table.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
+#include "compare.hpp"
+#include "strategy_table.hpp"
 
 namespace lbmc::exp {
 namespace {

@@ -65,202 +65,31 @@
 // Strategies are kept in a fixed array of kMaxStrategies slots (the ones not
 // listed stay empty), so the sample's fields, merging, checkpoints and MPI
 // bytes follow from engine/fields.hpp as for every experiment.
+//
+// This header holds the experiment: its spec, its sample and statistics,
+// and the simulation. Beside it: compare_workload.hpp (where the task times
+// come from), machine.hpp (processors and costs), strategy.hpp (a strategy
+// as a value, its spelling and the bounds it obeys), strategy_table.hpp
+// (every fact of every strategy), scheduler.hpp (the schedules and their
+// buffers), first_free.hpp (the winner tree of the list schedules) and
+// makespans.hpp (one schedule on fixed times, for tests).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <span>
 #include <string>
-#include <string_view>
+#include <tuple>
 #include <vector>
 
-#include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
-#include "lbmc/engine/rng.hpp"
-#include "lbmc/engine/scratch_vector.hpp"
 #include "lbmc/engine/statistics.hpp"
 #include "compare_workload.hpp"
-#include "first_free.hpp"
+#include "machine.hpp"
+#include "strategy.hpp"
 
 namespace lbmc::exp {
-
-using engine::ScratchVector;
-
-//! One strategy of a run: its entry of the strategy table
-//! (strategy_table.hpp, which holds every fact of it) and its integer
-//! parameter, where the entry has one (D of choice:D, K of chunk:K).
-struct Strategy {
-  std::size_t entry = 0;       //!< index into kStrategyTable
-  std::int64_t parameter = 0;  //!< 0 for the entries without one
-
-  friend bool operator==(const Strategy&, const Strategy&) = default;
-};
-
-//! The most strategies one run compares.
-inline constexpr int kMaxStrategies = 16;
-
-//! The default --strategy list.
-inline constexpr const char* kDefaultStrategies = "block,cyclic,random,choice:2,self,guided,balanced-block,lpt";
-
-//! The spelling of a strategy in --strategy and in the output: the entry's
-//! name, then :VALUE where it has a parameter (choice:2, chunk:16).
-std::string to_string(const Strategy& s);
-
-//! The strategy of the table entry named `name` with `parameter` (0 for an
-//! entry without one), unchecked: for tests and one-off use. Throws
-//! engine::InputError for a name that is not in the table.
-Strategy strategy_named(std::string_view name, std::int64_t parameter = 0);
-
-//! Parses one item of --strategy: NAME, or NAME:VALUE for an entry with a
-//! parameter (an integer >= 1). Throws engine::InputError naming the item
-//! for an unknown name (the message lists the table's names) or a malformed
-//! or out-of-range value.
-Strategy parse_strategy(std::string_view item);
-
-//! Parses a comma list of strategies (repeats dropped, order kept). Throws
-//! engine::InputError as parse_strategy does, and for an empty list or
-//! more than kMaxStrategies.
-std::vector<Strategy> parse_strategies(std::string_view text);
-
-//! The strategies as --strategy's help lists them, from the table:
-//! "block, cyclic, random, choice:D (1 <= D <= P), ...".
-std::string strategy_list_help();
-
-//! One line a strategy for --help, from the table: "  choice:D        each
-//! task on ...".
-std::string strategy_lines_help();
-
-//! The machine a schedule runs on: P processors, the dispatch cost h (per
-//! task of self, per chunk of chunk:K and guided) and the data-movement
-//! costs of balanced-block, τ per message and φ per task moved.
-struct Machine {
-  std::int64_t procs = 1;
-  double h = 0.0;
-  double tau = 0.0;
-  double phi = 0.0;
-
-  //! The same processors with free dispatch and movement.
-  Machine without_costs() const { return {procs, 0.0, 0.0, 0.0}; }
-  bool has_costs() const { return h != 0.0 || tau != 0.0 || phi != 0.0; }
-};
-
-// The facts below follow from the entry's facts in the table (its chunks,
-// its dispatch and its checks); the strategies named are today's entries.
-
-//! True for the strategies that are list schedules of single tasks with no
-//! idle time while tasks wait (Graham 1966): chunks of one task, and no
-//! dispatch cost where a queue dispatches them (`lpt` always, `self` and
-//! `chunk:1` when h = 0). They obey
-//! C ≤ W/P + (1 − 1/P)·max t_i ≤ (2 − 1/P)·LB.
-bool is_list_schedule(const Strategy& s, double h);
-
-//! The most tasks one chunk of `s` holds on N tasks and P processors:
-//! min(K, N) for chunk:K, ⌈N/P⌉ for guided (its first chunk), 1 for the
-//! task-by-task schedules (self, lpt) and 0 for the others (not list
-//! schedules).
-std::int64_t largest_chunk(const Strategy& s, std::int64_t tasks, std::int64_t procs);
-
-//! An upper bound on C/LB that holds in every replication, where one is
-//! known: 2 − 1/P for the list schedules (is_list_schedule), for chunk:K
-//! and guided with h = 0, 1 + (1 − 1/P)·min(K*, P), K* = largest_chunk, and
-//! 2 for balanced-block with τ = φ = 0 (a processor's tasks have their
-//! midpoints in an interval of work W/P, so its work is at most
-//! W/P + max t_i ≤ 2·LB).
-//! Proof for the chunked ones: they are list schedules of the chunks, so
-//! Graham's argument (1966) gives C ≤ W/P + (1 − 1/P)·T*, T* the largest
-//! chunk's total time; T* ≤ K*·max t_i ≤ K*·LB and T* ≤ W ≤ P·LB. With K* = 1
-//! this is Graham's 2 − 1/P. With h > 0 a processor can idle while the
-//! dispatcher catches up; the same argument then gives only
-//! C ≤ W/P + (1 − 1/P)·T* + J·h (J chunks), not a constant multiple of LB,
-//! so no bound is given; nor for balanced-block with movement costs, which
-//! do not scale with LB. nullopt for block, cyclic, random and choice:D.
-std::optional<double> ratio_upper_bound(const Strategy& s, std::int64_t tasks, const Machine& machine);
-
-//! The processors drawn uniformly per task from the replication's
-//! generator: 1 for random, D for choice:D, 0 for the others.
-std::int64_t draws_per_task(const Strategy& s);
-
-//! Throws engine::InputError ("compare: choice:9 needs 1 <= D <= P = 8")
-//! when the parameter of `s` lies outside its range on `procs` processors.
-void require_parameter_in_range(const Strategy& s, std::int64_t procs);
-
-//! LB = max(W/P, max_i t_i): no schedule of these times on P processors
-//! finishes earlier (some processor does at least the mean work, and the
-//! longest task runs somewhere). 0 for no tasks.
-double makespan_lower_bound(std::span<const double> times, std::int64_t procs);
-
-//! What one strategy's schedule gave on one replication's times.
-struct Outcome {
-  double makespan = 0.0;         //!< C
-  double overhead = 0.0;         //!< C − C₀, C₀ the makespan with free dispatch and movement
-  std::int64_t split_pairs = 0;  //!< neighbouring pairs (i, i + 1) on different processors
-};
-
-//! What one schedule runs on: a replication's times (each >= 0), the
-//! machine, the strategy's parameter and the replication's generator
-//! (random and choice draw from it).
-struct Job {
-  std::span<const double> times;
-  Machine machine;
-  std::int64_t parameter = 0;
-  engine::Generator* gen = nullptr;
-};
-
-//! Executes strategies on a replication's times, reusing its buffers
-//! (per processor: loads, counts, the winner tree of first_free.hpp, the
-//! balanced layout; per task: lpt's processor of each task, and the order
-//! of the tasks by time, sorted as words of a key and an index).
-class Scheduler {
- public:
-  //! The schedule of `s` on `times` (each >= 0) on `machine`; draws from
-  //! `gen` for random and choice. With a dispatch cost h > 0 the queue
-  //! schedules run a second time without it, for C₀.
-  Outcome run(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen);
-
-  // The schedules, one a strategy: the table (strategy_table.hpp) names them.
-  Outcome block(const Job& job);
-  Outcome cyclic(const Job& job);
-  Outcome random(const Job& job);
-  Outcome choice(const Job& job);
-  Outcome self(const Job& job);
-  Outcome lpt(const Job& job);
-  Outcome chunk(const Job& job);
-  Outcome guided(const Job& job);
-  Outcome balanced_block(const Job& job);
-
- private:
-  // choice's placements into loads_ and counts_; returns the split pairs.
-  template <int kChoices>
-  std::int64_t place_by_choice(std::span<const double> times, std::int64_t d, engine::Generator& gen);
-  // chunk:K (fixed > 0) or guided (fixed = 0).
-  Outcome chunked(std::span<const double> times, std::int64_t procs, std::int64_t fixed, double h);
-
-  std::vector<double> loads_;
-  std::vector<std::uint32_t> counts_;                  // choice: tasks per processor (N < 2^32)
-  FirstFree first_free_;                               // self, lpt, chunk:K, guided
-  ScratchVector<std::uint32_t> owner_;                 // lpt: each task's processor
-  ScratchVector<std::uint64_t> words_, scratch_words_; // lpt's sort: a time's key with its task's index
-  std::vector<std::uint32_t> counts_radix_;
-  std::vector<std::int64_t> starts_;                   // balanced-block: first task of each processor
-};
-
-//! The makespans of the strategies on fixed times, for tests and one-off
-//! use (each allocates its own Scheduler). Preconditions: procs ≥ 1,
-//! times ≥ 0, 1 ≤ d ≤ procs, k ≥ 1, h ≥ 0.
-double makespan_block(std::span<const double> times, std::int64_t procs);
-double makespan_cyclic(std::span<const double> times, std::int64_t procs);
-double makespan_random(std::span<const double> times, std::int64_t procs, engine::Generator& gen);
-double makespan_choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen);
-double makespan_self(std::span<const double> times, std::int64_t procs, double h);
-double makespan_lpt(std::span<const double> times, std::int64_t procs);
-double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h);
-double makespan_guided(std::span<const double> times, std::int64_t procs, double h);
-//! The whole outcome of one strategy on fixed times, for tests.
-Outcome schedule_outcome(const Strategy& s, std::span<const double> times, const Machine& machine,
-                         engine::Generator& gen);
 
 //! One strategy's per-replication statistics.
 struct StrategyStats {
@@ -340,12 +169,12 @@ inline constexpr int kCompareProcessorBytes = 72;
 double compare_thread_bytes(std::int64_t tasks, std::int64_t procs);
 
 //! Simulates every strategy of `spec` on common task times under `plan`
-//! (block size from the variates per replication). Throws
+//! (about 2^16 units of work a block: N draws and N steps per strategy,
+//! engine::block_size_for). Throws
 //! engine::InputError when N < 1 or N or P > 2^32 − 1, P < 1, h, τ or φ is
 //! negative or not finite, a choice:D has D > P, a chunk:K has K < 1, there
 //! are no or too many strategies, the law can give negative times or has
 //! mean ≤ 0, or measured times do not match N.
 engine::Simulated<CompareSample> simulate_compare(const CompareSpec& spec, engine::RunPlan plan);
-
 
 }  // namespace lbmc::exp

@@ -11,8 +11,10 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
-#include "compare.hpp"
 #include "lbmc/exp/run_options.hpp"
+#include "compare.hpp"
+#include "scheduler.hpp"
+#include "strategy.hpp"
 
 namespace lbmc::exp {
 

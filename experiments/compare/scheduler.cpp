@@ -18,6 +18,7 @@
 #include <bit>
 #include <limits>
 
+#include "scheduler.hpp"
 #include "strategy_table.hpp"
 
 namespace lbmc::exp {
@@ -283,6 +284,70 @@ std::int64_t neighbours_apart(std::span<const std::uint32_t> owner) {
 // one per boundary between the `runs` non-empty runs.
 std::int64_t contiguous_splits(std::int64_t runs) { return runs > 0 ? runs - 1 : 0; }
 
+// balanced-block's layout of `times` (total work `total` > 0) on `procs`
+// processors: starts[p] the first task of processor p (starts[P] = N), task
+// i going to min(P − 1, ⌊P·(S_i + t_i/2)/W⌋), which never decreases with i.
+// Returns the largest processor's work.
+double balanced_layout(std::span<const double> times, std::int64_t procs, double total,
+                       std::vector<std::int64_t>& starts) {
+  const std::size_t n = times.size();
+  const auto p_count = size_of(procs);
+  starts.assign(p_count + 1, static_cast<std::int64_t>(n));
+  starts[0] = 0;
+  const double scale = static_cast<double>(procs) / total;
+  double before = 0.0;
+  double load = 0.0;
+  double most = 0.0;
+  std::size_t current = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double middle = before + 0.5 * times[i];
+    const auto owner = std::min(p_count - 1, static_cast<std::size_t>(scale * middle));
+    if (owner != current) {
+      most = std::max(most, load);
+      load = 0.0;
+      while (current < owner) starts[++current] = static_cast<std::int64_t>(i);
+    }
+    load += times[i];
+    before += times[i];
+  }
+  return std::max(most, load);
+}
+
+// The time of Mehrotra's Approach 1 from the block layout, processor j
+// holding [j·c, (j+1)·c) ∩ [0, N), c = ⌈N/P⌉, to the layout of `starts`
+// (balanced_layout). In the left pipeline every packet moves one link a
+// stage, so at stage s (1-based) processor j − s + 1 forwards the tasks of
+// source j bound s or more links left: those of j's block before the first
+// task of processor j − s + 1. The right pipeline likewise sends the tasks
+// of j's block from the first task of processor j + s on. A stage costs
+// τ + φ·(largest message); a pipeline runs while any message is non-empty
+// (Mehrotra's Max_L_Shift and Max_R_Shift stages).
+double approach1_movement(const std::vector<std::int64_t>& starts, std::int64_t tasks, const Machine& machine) {
+  const std::int64_t procs = machine.procs;
+  const std::int64_t chunk = (tasks + procs - 1) / procs;
+  const auto block_start = [&](std::int64_t j) { return std::min(tasks, j * chunk); };
+  double moving = 0.0;
+  for (const int dir : {-1, +1}) {
+    for (std::int64_t s = 1;; ++s) {
+      std::int64_t largest_message = 0;
+      for (std::int64_t j = 0; j < procs; ++j) {
+        const std::int64_t lo = block_start(j);
+        const std::int64_t hi = block_start(j + 1);
+        std::int64_t sent = 0;
+        if (dir < 0 && j - s + 1 >= 1) {
+          sent = std::clamp(starts[size_of(j - s + 1)], lo, hi) - lo;
+        } else if (dir > 0 && j + s < procs) {
+          sent = hi - std::clamp(starts[size_of(j + s)], lo, hi);
+        }
+        largest_message = std::max(largest_message, sent);
+      }
+      if (largest_message == 0) break;
+      moving += machine.tau + machine.phi * static_cast<double>(largest_message);
+    }
+  }
+  return moving;
+}
+
 }  // namespace
 
 double makespan_lower_bound(std::span<const double> times, std::int64_t procs) {
@@ -484,114 +549,16 @@ Outcome Scheduler::chunked(std::span<const double> times, std::int64_t procs, st
 }
 
 Outcome Scheduler::balanced_block(const Job& job) {
-  const std::span<const double> times = job.times;
-  const Machine& machine = job.machine;
-  const std::size_t n = times.size();
-  const std::int64_t procs = machine.procs;
-  const auto p_count = size_of(procs);
   double total = 0.0;
-  for (const double t : times) total += t;
+  for (const double t : job.times) total += t;
   // With no work there is nothing to balance: the tasks stay in the block
   // layout and nothing moves.
   if (total == 0.0) return block(job);
-
-  // starts_[p]: the first task of processor p (starts_[P] = N). Task i goes
-  // to min(P − 1, ⌊P·(S_i + t_i/2)/W⌋), which never decreases with i.
-  starts_.assign(p_count + 1, static_cast<std::int64_t>(n));
-  starts_[0] = 0;
-  const double scale = static_cast<double>(procs) / total;
-  double before = 0.0;
-  double load = 0.0;
-  double most = 0.0;
-  std::size_t current = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double middle = before + 0.5 * times[i];
-    const auto owner = std::min(p_count - 1, static_cast<std::size_t>(scale * middle));
-    if (owner != current) {
-      most = std::max(most, load);
-      load = 0.0;
-      while (current < owner) starts_[++current] = static_cast<std::int64_t>(i);
-    }
-    load += times[i];
-    before += times[i];
-  }
-  most = std::max(most, load);
+  const double most = balanced_layout(job.times, job.machine.procs, total, starts_);
   std::int64_t runs = 0;
-  for (std::size_t p = 0; p < p_count; ++p) runs += static_cast<std::int64_t>(starts_[p + 1] > starts_[p]);
-
-  // Approach 1 from the block layout, processor j holding [j·c, (j+1)·c) ∩
-  // [0, N), c = ⌈N/P⌉. In the left pipeline every packet moves one link a
-  // stage, so at stage s (1-based) processor j − s + 1 forwards the tasks of
-  // source j bound s or more links left: those of j's block before the
-  // first task of processor j − s + 1. The right pipeline likewise sends the
-  // tasks of j's block from the first task of processor j + s on. A stage
-  // costs τ + φ·(largest message); a pipeline runs while any message is
-  // non-empty (Mehrotra's Max_L_Shift and Max_R_Shift stages).
-  const auto count = static_cast<std::int64_t>(n);
-  const std::int64_t chunk = (count + procs - 1) / procs;
-  const auto block_start = [&](std::int64_t j) { return std::min(count, j * chunk); };
-  double moving = 0.0;
-  for (const int dir : {-1, +1}) {
-    for (std::int64_t s = 1;; ++s) {
-      std::int64_t largest_message = 0;
-      for (std::int64_t j = 0; j < procs; ++j) {
-        const std::int64_t lo = block_start(j);
-        const std::int64_t hi = block_start(j + 1);
-        std::int64_t sent = 0;
-        if (dir < 0 && j - s + 1 >= 1) {
-          sent = std::clamp(starts_[size_of(j - s + 1)], lo, hi) - lo;
-        } else if (dir > 0 && j + s < procs) {
-          sent = hi - std::clamp(starts_[size_of(j + s)], lo, hi);
-        }
-        largest_message = std::max(largest_message, sent);
-      }
-      if (largest_message == 0) break;
-      moving += machine.tau + machine.phi * static_cast<double>(largest_message);
-    }
-  }
+  for (std::size_t p = 0; p + 1 < starts_.size(); ++p) runs += static_cast<std::int64_t>(starts_[p + 1] > starts_[p]);
+  const double moving = approach1_movement(starts_, static_cast<std::int64_t>(job.times.size()), job.machine);
   return {moving + most, moving, contiguous_splits(runs)};
-}
-
-namespace {
-
-Outcome outcome_of(const Strategy& s, std::span<const double> times, const Machine& machine, engine::Generator& gen) {
-  return Scheduler().run(s, times, machine, gen);
-}
-
-double makespan_of(const Strategy& s, std::span<const double> times, std::int64_t procs, double h) {
-  engine::Generator unused;
-  return outcome_of(s, times, {procs, h, 0.0, 0.0}, unused).makespan;
-}
-
-}  // namespace
-
-double makespan_block(std::span<const double> times, std::int64_t procs) {
-  return makespan_of(strategy_named("block"), times, procs, 0.0);
-}
-double makespan_cyclic(std::span<const double> times, std::int64_t procs) {
-  return makespan_of(strategy_named("cyclic"), times, procs, 0.0);
-}
-double makespan_random(std::span<const double> times, std::int64_t procs, engine::Generator& gen) {
-  return outcome_of(strategy_named("random"), times, {procs}, gen).makespan;
-}
-double makespan_choice(std::span<const double> times, std::int64_t procs, std::int64_t d, engine::Generator& gen) {
-  return outcome_of(strategy_named("choice", d), times, {procs}, gen).makespan;
-}
-double makespan_self(std::span<const double> times, std::int64_t procs, double h) {
-  return makespan_of(strategy_named("self"), times, procs, h);
-}
-double makespan_lpt(std::span<const double> times, std::int64_t procs) {
-  return makespan_of(strategy_named("lpt"), times, procs, 0.0);
-}
-double makespan_chunk(std::span<const double> times, std::int64_t procs, std::int64_t k, double h) {
-  return makespan_of(strategy_named("chunk", k), times, procs, h);
-}
-double makespan_guided(std::span<const double> times, std::int64_t procs, double h) {
-  return makespan_of(strategy_named("guided"), times, procs, h);
-}
-Outcome schedule_outcome(const Strategy& s, std::span<const double> times, const Machine& machine,
-                         engine::Generator& gen) {
-  return outcome_of(s, times, machine, gen);
 }
 
 }  // namespace lbmc::exp

@@ -48,7 +48,8 @@
 #include <vector>
 
 #include "lbmc/analytic/max_of_sums.hpp"
-#include "compare.hpp"
+#include "scheduler.hpp"
+#include "strategy.hpp"
 
 namespace lbmc::exp {
 
