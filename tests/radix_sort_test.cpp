@@ -1,5 +1,8 @@
-// The parallel radix sort of doubles: the order of std::sort, the same bits
-// for any thread count, every pass (taken or skipped) and both zeros.
+// The radix sorts (radix_sort.hpp): the parallel sort of doubles gives the
+// order of std::sort, the same bits for any thread count, every pass (taken
+// or skipped) and both zeros; the serial sort of keyed values gives the
+// order of std::stable_sort by the digits it reads, with repeated sorts
+// reusing its counts.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
@@ -97,5 +101,54 @@ TEST_SUITE("fast") {
     lbmc::engine::radix_sort(values);
     CHECK(std::signbit(values[24999]));
     CHECK_FALSE(std::signbit(values[25000]));
+  }
+
+  TEST_CASE("radix sort: the serial sort is std::stable_sort by the digits it reads") {
+    auto gen = lbmc::engine::block_generator(13, 0);
+    using Words = lbmc::engine::RadixDigits<10, 34, 3>;  // the top 30 bits
+    using Low = lbmc::engine::RadixDigits<10, 0, 4>;     // bits 0 to 39
+    const auto identity = [](std::uint64_t w) { return w; };
+    std::vector<std::uint32_t> counts;
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{70000}}) {
+      for (int shape = 0; shape < 3; ++shape) {
+        CAPTURE(n);
+        CAPTURE(shape);
+        // Words with few distinct top bits (long runs of equal keys), with
+        // constant middle bits (a skipped pass), or spread everywhere.
+        std::vector<std::uint64_t> words(n);
+        for (std::uint64_t& w : words) {
+          const std::uint64_t r = gen();
+          w = shape == 0 ? (r & 0xFFFF'FFFFu) | ((r % 5) << 60) : shape == 1 ? r & ~(std::uint64_t{0x3FF} << 44) : r;
+        }
+        std::vector<std::uint64_t> scratch(n);
+        for (const bool low : {false, true}) {
+          CAPTURE(low);
+          std::vector<std::uint64_t> want = words;
+          std::vector<std::uint64_t> got = words;
+          if (low) {
+            std::stable_sort(want.begin(), want.end(), [](std::uint64_t a, std::uint64_t b) {
+              return (a & 0xFF'FFFF'FFFFu) < (b & 0xFF'FFFF'FFFFu);
+            });
+            lbmc::engine::radix_sort_serial<Low>(got.data(), scratch.data(), n, identity, counts);
+          } else {
+            std::stable_sort(want.begin(), want.end(),
+                             [](std::uint64_t a, std::uint64_t b) { return (a >> 34) < (b >> 34); });
+            lbmc::engine::radix_sort_serial<Words>(got.data(), scratch.data(), n, identity, counts);
+          }
+          CHECK(got == want);
+        }
+      }
+    }
+    // Keyed values that are not the key: equal keys keep their order.
+    std::vector<std::pair<double, int>> keyed;
+    for (int i = 0; i < 30000; ++i) keyed.push_back({static_cast<double>((i * 7919) % 97) - 48.0, i});
+    std::vector<std::pair<double, int>> want = keyed;
+    std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<double, int>> scratch(keyed.size());
+    std::vector<std::size_t> wide_counts;
+    lbmc::engine::radix_sort_serial<lbmc::engine::RadixDigits<8, 0, 8>>(
+        keyed.data(), scratch.data(), keyed.size(), [](const auto& v) { return lbmc::engine::ordered_bits(v.first); },
+        wide_counts);
+    CHECK(keyed == want);
   }
 }
