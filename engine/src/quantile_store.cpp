@@ -380,8 +380,38 @@ void QuantileStore::save_settled(ByteWriter& out) const {
   }
 }
 
+namespace {
+
+[[noreturn]] void corrupt(const char* what) {
+  throw RuntimeFailure(std::string("corrupt quantile store bytes: ") + what);
+}
+
+// The nonzero buckets of a dense page as save() writes them: ascending, each
+// once, summing to the page's count.
+void load_buckets(ByteReader& in, std::int64_t count, std::vector<std::uint32_t>& counts32,
+                  std::vector<std::uint64_t>& counts64) {
+  const std::size_t nonzero = in.length(12);
+  std::int64_t in_page = 0;
+  std::uint32_t previous_bucket = 0;
+  for (std::size_t j = 0; j < nonzero; ++j) {
+    const std::uint32_t bucket = in.u32();
+    const std::uint64_t n = in.u64();
+    if (bucket >= kBuckets || n == 0 || n > static_cast<std::uint64_t>(count)) corrupt("a bucket out of range");
+    if (j > 0 && bucket <= previous_bucket) corrupt("a bucket out of order or twice");
+    previous_bucket = bucket;
+    if (counts64.empty()) {
+      counts32[bucket] = static_cast<std::uint32_t>(n);
+    } else {
+      counts64[bucket] = n;
+    }
+    in_page += static_cast<std::int64_t>(n);
+  }
+  if (in_page != count) corrupt("a page's buckets do not sum to its count");
+}
+
+}  // namespace
+
 void QuantileStore::load(ByteReader& in) {
-  auto corrupt = [](const char* what) { throw RuntimeFailure(std::string("corrupt quantile store bytes: ") + what); };
   const auto cap = static_cast<std::size_t>(in.u64());
   const auto exact_per_page = static_cast<std::size_t>(in.u64());
   const std::uint64_t count32_limit = in.u64();
@@ -416,24 +446,7 @@ void QuantileStore::load(ByteReader& in) {
       } else {
         page.counts32.assign(kBuckets, 0);
       }
-      const std::size_t nonzero = in.length(12);
-      std::int64_t in_page = 0;
-      std::uint32_t previous_bucket = 0;
-      for (std::size_t j = 0; j < nonzero; ++j) {
-        const std::uint32_t bucket = in.u32();
-        const std::uint64_t n = in.u64();
-        if (bucket >= kBuckets || n == 0 || n > static_cast<std::uint64_t>(page.count)) corrupt("a bucket out of range");
-        // save() writes the buckets in ascending order, each once.
-        if (j > 0 && bucket <= previous_bucket) corrupt("a bucket out of order or twice");
-        previous_bucket = bucket;
-        if (page.counts64.empty()) {
-          page.counts32[bucket] = static_cast<std::uint32_t>(n);
-        } else {
-          page.counts64[bucket] = n;
-        }
-        in_page += static_cast<std::int64_t>(n);
-      }
-      if (in_page != page.count) corrupt("a page's buckets do not sum to its count");
+      load_buckets(in, page.count, page.counts32, page.counts64);
     }
     total += page.count;
   }

@@ -138,34 +138,33 @@ class DynamicCommand final : public Command {
 
 }  // namespace
 
-DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
-  DynamicOptions o;
-  for (const auto& name : parse_option("--model", text.model, [](const std::string& t) {
-         return engine::parse_name_list(t, {"deterministic", "exponential", "uniform"});
-       })) {
-    o.models.push_back(parse_model(name));
-  }
-  o.r_law = parse_shape("--r-dist", text.r_dist);
-  o.u_law = parse_shape("--u-dist", text.u_dist);
+namespace {
+
+// --levels and --fanout, and the processor counts they imply or --p gives.
+void check_tree(const DynamicOptionsText& text, DynamicOptions& o) {
   const auto levels = parse_option("--levels", text.levels, engine::parse_integer);
   if (levels < 1 || levels > 8) throw InputError(fmt::format("--levels: '{}' must be in [1, 8]", text.levels));
   o.levels = static_cast<int>(levels);
-  if (!text.fanout.empty()) {
-    o.fanout = parse_option("--fanout", text.fanout, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
-    if (static_cast<int>(o.fanout.size()) != o.levels)
-      throw InputError(fmt::format("--fanout '{}': {} fan-outs for --levels {}", text.fanout, o.fanout.size(), o.levels));
-    std::int64_t product = 1;
-    for (const std::int64_t f : o.fanout) {
-      if (product > (std::int64_t{1} << 40) / f) throw InputError(fmt::format("--fanout '{}': too many consumers", text.fanout));
-      product *= f;
-    }
-    if (!text.p.empty() && text.p != std::to_string(product))
-      throw InputError(fmt::format("--fanout '{}': multiplies to {}, not --p {}", text.fanout, product, text.p));
-    o.p = {product};
-  } else {
+  if (text.fanout.empty()) {
     o.p = parse_option("--p", text.p.empty() ? std::string("16") : text.p,
                        [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+    return;
   }
+  o.fanout = parse_option("--fanout", text.fanout, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
+  if (static_cast<int>(o.fanout.size()) != o.levels)
+    throw InputError(fmt::format("--fanout '{}': {} fan-outs for --levels {}", text.fanout, o.fanout.size(), o.levels));
+  std::int64_t product = 1;
+  for (const std::int64_t f : o.fanout) {
+    if (product > (std::int64_t{1} << 40) / f) throw InputError(fmt::format("--fanout '{}': too many consumers", text.fanout));
+    product *= f;
+  }
+  if (!text.p.empty() && text.p != std::to_string(product))
+    throw InputError(fmt::format("--fanout '{}': multiplies to {}, not --p {}", text.fanout, product, text.p));
+  o.p = {product};
+}
+
+// --t1 or --kappa, and --nu.
+void check_work(const DynamicOptionsText& text, DynamicOptions& o) {
   if (!text.t1.empty() && !text.kappa.empty()) throw InputError("--t1 and --kappa: give one of them");
   if (!text.t1.empty()) {
     o.t1 = parse_option("--t1", text.t1, engine::parse_real_list);
@@ -176,24 +175,18 @@ DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
     for (const double k : o.kappa)
       if (!(k >= 1e-100 && k <= 1e100)) throw InputError(fmt::format("--kappa: {} must be in [1e-100, 1e100]", k));
   }
-  if (text.nu != "auto") {
-    o.nu = parse_option("--nu", text.nu, engine::parse_real_list);
-    for (const double nu : o.nu) {
-      if (!(nu >= 1.0 && nu <= 0x1p31)) throw InputError(fmt::format("--nu: {} must be in [1, 2^31]", nu));
-      for (const SubtaskModel m : o.models)
-        if (m != SubtaskModel::exponential && nu != std::floor(nu))
-          throw InputError(fmt::format("--nu: {} must be an integer for the {} model", nu, to_string(m)));
-    }
+  if (text.nu == "auto") return;
+  o.nu = parse_option("--nu", text.nu, engine::parse_real_list);
+  for (const double nu : o.nu) {
+    if (!(nu >= 1.0 && nu <= 0x1p31)) throw InputError(fmt::format("--nu: {} must be in [1, 2^31]", nu));
+    for (const SubtaskModel m : o.models)
+      if (m != SubtaskModel::exponential && nu != std::floor(nu))
+        throw InputError(fmt::format("--nu: {} must be an integer for the {} model", nu, to_string(m)));
   }
-  o.lambda = parse_lambdas(text.lambda);
-  o.optimize_nu = text.optimize_nu;
-  o.lemma1 = text.lemma1;
-  o.isoefficiency = text.isoefficiency;
-  o.optimize_fanout = text.optimize_fanout;
-  o.eta0 = parse_option("--eta0", text.eta0, engine::parse_real);
-  if (!(o.eta0 > 0.0 && o.eta0 < 1.0)) throw InputError(fmt::format("--eta0: '{}' must be in (0,1)", text.eta0));
-  o.tol = parse_option("--tol", text.tol, engine::parse_real);
-  if (!(o.tol > 0.0 && o.tol <= 1.0)) throw InputError(fmt::format("--tol: '{}' must be in (0,1]", text.tol));
+}
+
+// The modes' own rules.
+void check_modes(const DynamicOptionsText& text, const DynamicOptions& o) {
   const bool free_production = std::any_of(o.lambda.begin(), o.lambda.end(), [](double l) { return !std::isfinite(l); });
   if ((o.optimize_nu || o.isoefficiency || o.optimize_fanout) && free_production)
     throw InputError("--lambda: inf has no optimal nu (eta grows with nu)");
@@ -208,6 +201,31 @@ DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
         throw InputError(fmt::format("--fanout: needed for --levels {} (--p {} is not a perfect power)", o.levels, p));
     }
   }
+}
+
+}  // namespace
+
+DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
+  DynamicOptions o;
+  for (const auto& name : parse_option("--model", text.model, [](const std::string& t) {
+         return engine::parse_name_list(t, {"deterministic", "exponential", "uniform"});
+       })) {
+    o.models.push_back(parse_model(name));
+  }
+  o.r_law = parse_shape("--r-dist", text.r_dist);
+  o.u_law = parse_shape("--u-dist", text.u_dist);
+  check_tree(text, o);
+  check_work(text, o);
+  o.lambda = parse_lambdas(text.lambda);
+  o.optimize_nu = text.optimize_nu;
+  o.lemma1 = text.lemma1;
+  o.isoefficiency = text.isoefficiency;
+  o.optimize_fanout = text.optimize_fanout;
+  o.eta0 = parse_option("--eta0", text.eta0, engine::parse_real);
+  if (!(o.eta0 > 0.0 && o.eta0 < 1.0)) throw InputError(fmt::format("--eta0: '{}' must be in (0,1)", text.eta0));
+  o.tol = parse_option("--tol", text.tol, engine::parse_real);
+  if (!(o.tol > 0.0 && o.tol <= 1.0)) throw InputError(fmt::format("--tol: '{}' must be in (0,1]", text.tol));
+  check_modes(text, o);
   return o;
 }
 

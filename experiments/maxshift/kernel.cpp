@@ -333,17 +333,23 @@ struct MaxShiftKernel {
       }
     }
     gen = local;
+    add_block_moments(acc, w, d, right, left, d_hits);
+  }
+
+  // The moments of a block's stored W', D' and shifts, P(W' = 0) and P(D >= 1).
+  static void add_block_moments(Accumulator& acc, std::span<const double> w, std::span<const double> d,
+                                std::span<const double> right, std::span<const double> left, std::int64_t d_hits) {
     std::vector<double> scratch(w.size());
-    const auto transformed = [&](std::span<const double> values, auto f) {
-      std::transform(values.begin(), values.end(), scratch.begin(), f);
+    const auto squares = [&](std::span<const double> values) {
+      std::transform(values.begin(), values.end(), scratch.begin(), [](double x) { return x * x; });
       return engine::Moments::of(scratch);
     };
     acc.w_prime.merge(engine::Moments::of(w));
     acc.d_prime.merge(engine::Moments::of(d));
-    acc.w_prime_sq.merge(transformed(w, [](double x) { return x * x; }));
-    acc.d_prime_sq.merge(transformed(d, [](double x) { return x * x; }));
-    acc.w_zero.add(std::count(w.begin(), w.end(), 0.0), count);
-    acc.d_ge_1.add(d_hits, count);
+    acc.w_prime_sq.merge(squares(w));
+    acc.d_prime_sq.merge(squares(d));
+    acc.w_zero.add(std::count(w.begin(), w.end(), 0.0), static_cast<std::int64_t>(w.size()));
+    acc.d_ge_1.add(d_hits, static_cast<std::int64_t>(w.size()));
     acc.max_rshift.merge(engine::Moments::of(right));
     acc.max_lshift.merge(engine::Moments::of(left));
   }

@@ -32,22 +32,37 @@ Claim exact_claim(std::string id, std::string location, std::string printed, dou
           verdict, std::move(note)};
 }
 
-}  // namespace
+// The example's numbers, each from its formula without rounding.
+struct Cm5Numbers {
+  dist::LoadLaw law;
+  double mu, sigma, lambda;
+  double root;    // √(2 ln n)
+  double gumbel;  // σ√(2 ln n), the paper's E max X − μ
+  double excess;  // the exact E max X − μ
+  analytic::CostCoefficients printed, limit;  // 2ξ with the printed and the corrected constants
+  double break_even;
+};
 
-std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
-  const dist::LoadLaw law = dist::Binomial{kM, kP};
-  const double mu = dist::mean(law);
-  const double sigma = dist::standard_deviation(law);
-  const double lambda = analytic::shift_lambda(mu, sigma, kN);
-  const double root = std::sqrt(2.0 * std::log(static_cast<double>(kN)));
-  const double gumbel = sigma * root;
-  const double excess = analytic::mean(analytic::MaxOfIid{law, kN}) - mu;
-  const auto printed = analytic::shift_cost_bound(lambda, mu, analytic::printed_shift_constants());
-  const auto limit = analytic::shift_cost_bound(lambda, mu, analytic::limit_shift_constants());
-  const double break_even = printed.time(kTau, kPhi) / gumbel;
+Cm5Numbers cm5_numbers() {
+  Cm5Numbers x{dist::Binomial{kM, kP}, 0, 0, 0, 0, 0, 0, {}, {}, 0};
+  x.mu = dist::mean(x.law);
+  x.sigma = dist::standard_deviation(x.law);
+  x.lambda = analytic::shift_lambda(x.mu, x.sigma, kN);
+  x.root = std::sqrt(2.0 * std::log(static_cast<double>(kN)));
+  x.gumbel = x.sigma * x.root;
+  x.excess = analytic::mean(analytic::MaxOfIid{x.law, kN}) - x.mu;
+  x.printed = analytic::shift_cost_bound(x.lambda, x.mu, analytic::printed_shift_constants());
+  x.limit = analytic::shift_cost_bound(x.lambda, x.mu, analytic::limit_shift_constants());
+  x.break_even = x.printed.time(kTau, kPhi) / x.gumbel;
+  return x;
+}
 
-  std::vector<Claim> claims;
-  const std::string where = "§4, CM-5 example";
+const std::string kWhere = "§4, CM-5 example";
+
+// The printed intermediates of the example, each recomputed.
+void add_intermediates(const Cm5Numbers& x, std::vector<Claim>& claims) {
+  const auto& [law, mu, sigma, lambda, root, gumbel, excess, printed, limit, break_even] = x;
+  const std::string& where = kWhere;
   claims.push_back(exact_claim("cm5-mu", where, "2048", mu, "μ = Mp."));
   claims.push_back(exact_claim("cm5-sigma", where, "32", sigma, "σ = √(Mp(1 − p))."));
   claims.push_back(exact_claim("cm5-lambda", where, "0.25", lambda, "λ = σ√n/μ = 32·16/2048."));
@@ -82,6 +97,12 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
       fmt::format("2(0.31λ² + 0.626λ)μ/(σ√(2 ln n)) = {:.4f}. The paper divides its rounded 720 by its rounded "
                   "106.56 ({:.4f}) and truncates to 6.756; without rounded intermediates, {:.3f}/{:.3f} = {:.4f}.",
                   printed.phi / gumbel, 720.0 / 106.56, printed.phi, gumbel, printed.phi / gumbel)));
+}
+
+// The break-even C(M) as printed and with each correction.
+void add_break_evens(const Cm5Numbers& x, std::vector<Claim>& claims) {
+  const auto& [law, mu, sigma, lambda, root, gumbel, excess, printed, limit, break_even] = x;
+  const std::string& where = kWhere;
   claims.push_back(exact_claim(
       "cm5-break-even", where + ": C(M) ≥ 6.458 × 10⁻⁶ s", "6.458e-6", break_even,
       fmt::format("2ξ/(σ√(2 ln n)) with τ = 140 µs, φ = 0.5 µs and no rounding: {:.4e} s. The printed value is the "
@@ -115,6 +136,12 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
                   "{:.4e} s, {:.1f} instructions at 5 MFlops.",
                   limit.time(kTau, kPhi) / excess, limit.time(kTau, kPhi) / excess * kFlops)));
 
+}
+
+// Approach 1 and BDM run on simulated processors, and §5's packets.
+void add_simulated(const Cm5Numbers& x, const ReproduceContext& ctx, std::vector<Claim>& claims) {
+  const auto& [law, mu, sigma, lambda, root, gumbel, excess, printed, limit, break_even] = x;
+  const std::string& where = kWhere;
   // The data movement itself, run on simulated processors.
   const RebalanceSpec spec{law, kN, kTau, kPhi, {Approach::pipeline, Approach::bdm}};
   const RebalanceSample s = simulate_rebalance(spec, ctx.plan("cm5-simulated", 20'000)).sample;
@@ -146,6 +173,16 @@ std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
                    "packet can exceed ⌈X̄⌉, since it lies inside its destination's share.",
                    one_side, s.packets_max.mean(), s.max_lshift.mean(), s.max_rshift.mean(),
                    s.packet_max_rel.mean())});
+}
+
+}  // namespace
+
+std::vector<Claim> mehrotra1992_cm5(const ReproduceContext& ctx) {
+  const Cm5Numbers x = cm5_numbers();
+  std::vector<Claim> claims;
+  add_intermediates(x, claims);
+  add_break_evens(x, claims);
+  add_simulated(x, ctx, claims);
   return claims;
 }
 

@@ -102,28 +102,74 @@ void require_distinct_outputs(const RunOptions& s) {
 
 }  // namespace
 
-RunOptions check_run_options(const RunOptionsText& text) {
-  RunOptions s;
-  s.plan.reps = parse_option("--reps", text.reps, engine::parse_integer);
-  if (s.plan.reps < 1) throw InputError(fmt::format("--reps: '{}' must be >= 1", text.reps));
-  s.plan.max_reps = parse_option("--max-reps", text.max_reps, engine::parse_integer);
-  if (s.plan.max_reps < 1) throw InputError(fmt::format("--max-reps: '{}' must be >= 1", text.max_reps));
+namespace {
+
+// --reps, --max-reps and --target-rse.
+void check_replications(const RunOptionsText& text, engine::RunPlan& plan) {
+  plan.reps = parse_option("--reps", text.reps, engine::parse_integer);
+  if (plan.reps < 1) throw InputError(fmt::format("--reps: '{}' must be >= 1", text.reps));
+  plan.max_reps = parse_option("--max-reps", text.max_reps, engine::parse_integer);
+  if (plan.max_reps < 1) throw InputError(fmt::format("--max-reps: '{}' must be >= 1", text.max_reps));
   if (!text.target_rse.empty()) {
     const double rse = parse_option("--target-rse", text.target_rse, engine::parse_real);
     if (!(rse > 0.0)) throw InputError(fmt::format("--target-rse: '{}' must be > 0", text.target_rse));
-    s.plan.target_rse = rse;
+    plan.target_rse = rse;
   }
+}
+
+// --threads: all the process may use by default.
+int check_threads(const std::string& text) {
+  if (text.empty()) return omp_get_max_threads();
+  const std::int64_t t = parse_option("--threads", text, engine::parse_integer);
+  if (t < 1 || t > 4096) throw InputError(fmt::format("--threads: '{}' must be in [1, 4096]", text));
+  return static_cast<int>(t);
+}
+
+engine::ProgressMode check_progress(const std::string& text) {
+  if (text == "auto") return engine::ProgressMode::automatic;
+  if (text == "always") return engine::ProgressMode::always;
+  if (text == "never") return engine::ProgressMode::never;
+  throw InputError(fmt::format("--progress: '{}' is not auto, always or never", text));
+}
+
+// --blocks FIRST:COUNT: a slice, whose state alone is its output.
+void check_slice(const RunOptionsText& text, RunOptions& s) {
+  const auto parts = engine::split(text.blocks, ':');
+  if (parts.size() != 2) throw InputError(fmt::format("--blocks: '{}' is not FIRST:COUNT", text.blocks));
+  s.plan.first_block = parse_option("--blocks", std::string(parts[0]), engine::parse_integer);
+  s.plan.block_count = parse_option("--blocks", std::string(parts[1]), engine::parse_integer);
+  if (s.plan.first_block < 0 || s.plan.block_count < 1) {
+    throw InputError(fmt::format("--blocks: '{}' needs FIRST >= 0 and COUNT >= 1", text.blocks));
+  }
+  if (text.checkpoint.empty()) throw InputError("--blocks: needs --checkpoint FILE, where the slice's state goes");
+  if (s.plan.target_rse) throw InputError("--blocks: not with --target-rse (the stopping rule needs every block)");
+  if (s.csv || s.json) throw InputError("--blocks: a slice writes its state only; lbmc merge writes --csv and --json");
+  s.slice = true;
+}
+
+// The state is written beside its target and renamed over it: the folder
+// must be writable, and the target, if any, a regular file.
+void check_checkpoint_target(const std::string& checkpoint) {
+  const std::filesystem::path target(checkpoint);
+  const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
+  std::error_code ec;
+  if (checkpoint == "-" || std::filesystem::is_directory(target, ec) ||
+      (std::filesystem::exists(target, ec) && !std::filesystem::is_regular_file(target, ec)) ||
+      ::access(folder.c_str(), W_OK) != 0) {
+    throw InputError(fmt::format("--checkpoint '{}': cannot write a state file there", checkpoint));
+  }
+}
+
+}  // namespace
+
+RunOptions check_run_options(const RunOptionsText& text) {
+  RunOptions s;
+  check_replications(text, s.plan);
   if (!text.seed.empty()) {
     s.plan.seed = parse_seed(text.seed);
     s.seed_given = true;
   }
-  if (text.threads.empty()) {
-    s.plan.threads = omp_get_max_threads();
-  } else {
-    const std::int64_t t = parse_option("--threads", text.threads, engine::parse_integer);
-    if (t < 1 || t > 4096) throw InputError(fmt::format("--threads: '{}' must be in [1, 4096]", text.threads));
-    s.plan.threads = static_cast<int>(t);
-  }
+  s.plan.threads = check_threads(text.threads);
   s.level = parse_option("--level", text.level, engine::parse_real);
   if (!(s.level > 0.0 && s.level < 1.0)) throw InputError(fmt::format("--level: '{}' must be in (0,1)", text.level));
   s.z_tol = parse_option("--z-tol", text.z_tol, engine::parse_real);
@@ -131,15 +177,7 @@ RunOptions check_run_options(const RunOptionsText& text) {
   if (!text.csv.empty()) s.csv = text.csv;
   if (!text.json.empty()) s.json = text.json;
   if (s.csv == "-" && s.json == "-") throw InputError("--csv and --json cannot both be '-' (stdout)");
-  if (text.progress == "auto") {
-    s.plan.progress = engine::ProgressMode::automatic;
-  } else if (text.progress == "always") {
-    s.plan.progress = engine::ProgressMode::always;
-  } else if (text.progress == "never") {
-    s.plan.progress = engine::ProgressMode::never;
-  } else {
-    throw InputError(fmt::format("--progress: '{}' is not auto, always or never", text.progress));
-  }
+  s.plan.progress = check_progress(text.progress);
   if (text.max_memory.empty()) {
     s.memory_limit = engine::available_memory();
   } else {
@@ -150,33 +188,10 @@ RunOptions check_run_options(const RunOptionsText& text) {
   if (!(s.checkpoint_every >= 0.0)) {
     throw InputError(fmt::format("--checkpoint-every: '{}' must be >= 0", text.checkpoint_every));
   }
-  if (!text.blocks.empty()) {
-    const auto parts = engine::split(text.blocks, ':');
-    if (parts.size() != 2) throw InputError(fmt::format("--blocks: '{}' is not FIRST:COUNT", text.blocks));
-    s.plan.first_block = parse_option("--blocks", std::string(parts[0]), engine::parse_integer);
-    s.plan.block_count = parse_option("--blocks", std::string(parts[1]), engine::parse_integer);
-    if (s.plan.first_block < 0 || s.plan.block_count < 1) {
-      throw InputError(fmt::format("--blocks: '{}' needs FIRST >= 0 and COUNT >= 1", text.blocks));
-    }
-    if (text.checkpoint.empty()) throw InputError("--blocks: needs --checkpoint FILE, where the slice's state goes");
-    if (s.plan.target_rse) throw InputError("--blocks: not with --target-rse (the stopping rule needs every block)");
-    if (s.csv || s.json) throw InputError("--blocks: a slice writes its state only; lbmc merge writes --csv and --json");
-    s.slice = true;
-  }
+  if (!text.blocks.empty()) check_slice(text, s);
   s.checkpoint = text.checkpoint;
   require_distinct_outputs(s);
-  if (!text.checkpoint.empty()) {
-    // The state is written beside its target and renamed over it: the
-    // folder must be writable, and the target, if any, a regular file.
-    const std::filesystem::path target(text.checkpoint);
-    const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
-    std::error_code ec;
-    if (text.checkpoint == "-" || std::filesystem::is_directory(target, ec) ||
-        (std::filesystem::exists(target, ec) && !std::filesystem::is_regular_file(target, ec)) ||
-        ::access(folder.c_str(), W_OK) != 0) {
-      throw InputError(fmt::format("--checkpoint '{}': cannot write a state file there", text.checkpoint));
-    }
-  }
+  if (!text.checkpoint.empty()) check_checkpoint_target(text.checkpoint);
   s.quiet = text.quiet;
   if (s.quiet) s.plan.progress = engine::ProgressMode::never;
   s.strict = text.strict;

@@ -283,6 +283,53 @@ std::vector<NodeState> snapshot(const BlockReduction<Accumulator>& reduction) {
   return nodes;
 }
 
+//! Opens the journal's call for `plan`: a restored call's nodes go into
+//! `reduction`, and `state` takes its progress.
+template <class Kernel>
+void restore_call(const RunPlan& plan, const Kernel& kernel, BlockReduction<typename Kernel::Accumulator>& reduction,
+                  CallState& state) {
+  const CallState* before =
+      RunJournal::get().begin_call({plan.seed, plan.reps, plan.max_reps, plan.block_reps, plan.target_rse});
+  if (before == nullptr) return;
+  for (const NodeState& node : before->nodes) {
+    typename Kernel::Accumulator acc = kernel.make_accumulator();
+    from_bytes(node.bytes, acc);
+    reduction.add(NodeId{node.level, node.index}, std::move(acc));
+  }
+  state.finished = before->finished;
+  state.next = before->next;
+  state.decided = before->decided;
+}
+
+//! --target-rse: whether every watched mean of the blocks so far has met the
+//! target. Rank 0 alone holds every block; its decision is every rank's.
+template <class Kernel>
+bool target_met(const RunPlan& plan, const Kernel& kernel,
+                const BlockReduction<typename Kernel::Accumulator>& reduction) {
+  bool met = false;
+  if (cluster::is_root()) {
+    typename Kernel::Accumulator preview = kernel.make_accumulator();
+    with_task_threads(plan.threads, [&] { reduction.fold_into(preview); });
+    met = relative_se_met(watched_means(preview), *plan.target_rse);
+  }
+  return cluster::root_value(met ? 1 : 0) == 1;
+}
+
+//! The end of the wave that starts at block `next` (of `blocks`): with
+//! --target-rse at least to plan.reps, then waves of max(kWaveBlocks,
+//! next/8) blocks; with a journal, waves short beside its checkpoints; else
+//! every block at once.
+inline std::int64_t wave_end(const RunPlan& plan, std::int64_t next, std::int64_t blocks, bool journaled) {
+  if (plan.target_rse) {
+    const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
+    return std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
+  }
+  if (journaled) {
+    return std::min(blocks, next + std::max<std::int64_t>(kCheckpointWaveBlocks, 16 * plan.threads * cluster::size()));
+  }
+  return blocks;
+}
+
 //! Runs the plan and merges the total of every block into `total`. With a
 //! journal (run_journal.hpp) the call starts from its restored nodes, runs
 //! in waves of fixed size, and hands its nodes over at wave boundaries and
@@ -300,47 +347,18 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   Progress progress(plan.progress, plan.label);
   BlockReduction<Accumulator> reduction;
   std::atomic<std::int64_t> done{0};
-  RunReport report;
   RunJournal& journal = RunJournal::get();
   const bool journaled = journal.active();
   CallState state;  // progress, for the journal
   state.next = first_block;
-  if (journaled) {
-    if (const CallState* before =
-            journal.begin_call({plan.seed, plan.reps, plan.max_reps, plan.block_reps, plan.target_rse})) {
-      for (const NodeState& node : before->nodes) {
-        Accumulator acc = kernel.make_accumulator();
-        from_bytes(node.bytes, acc);
-        reduction.add(NodeId{node.level, node.index}, std::move(acc));
-      }
-      state.finished = before->finished;
-      state.next = before->next;
-      state.decided = before->decided;
-    }
-  }
+  if (journaled) restore_call(plan, kernel, reduction, state);
   const auto hand_over = [&](bool force) { journal.update(state, force, [&] { return snapshot(reduction); }); };
   try {
     while (!state.finished && state.next < blocks) {
       const std::int64_t next = state.next;
-      std::int64_t last = blocks;
-      if (open_ended) {
-        const std::int64_t reps_so_far = std::min(next * plan.block_reps, limit);
-        if (!state.decided && reps_so_far >= plan.reps) {
-          // Rank 0 alone holds every block; its decision is every rank's.
-          bool met = false;
-          if (cluster::is_root()) {
-            Accumulator preview = kernel.make_accumulator();
-            with_task_threads(plan.threads, [&] { reduction.fold_into(preview); });
-            met = relative_se_met(watched_means(preview), *plan.target_rse);
-          }
-          if (cluster::root_value(met ? 1 : 0) == 1) break;
-        }
-        // At least to plan.reps, then waves of max(kWaveBlocks, next/8) blocks.
-        const std::int64_t minimum = (plan.reps + plan.block_reps - 1) / plan.block_reps;
-        last = std::min(blocks, std::max({minimum, next + kWaveBlocks, next + next / 8}));
-      } else if (journaled) {
-        last = std::min(blocks, next + std::max<std::int64_t>(kCheckpointWaveBlocks, 16 * plan.threads * cluster::size()));
-      }
+      const bool reached_reps = std::min(next * plan.block_reps, limit) >= plan.reps;
+      if (open_ended && !state.decided && reached_reps && target_met(plan, kernel, reduction)) break;
+      const std::int64_t last = wave_end(plan, next, blocks, journaled);
       state.decided = true;
       run_wave(plan, kernel, next, last, limit, reduction, done, progress, !open_ended);
       state.next = last;
@@ -353,6 +371,7 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   }
   state.finished = true;
   if (journaled) hand_over(false);
+  RunReport report;
   report.blocks = state.next - first_block;
   report.reps = std::min(state.next * plan.block_reps, limit) - std::min(first_block * plan.block_reps, limit);
   if (cluster::is_root()) with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
