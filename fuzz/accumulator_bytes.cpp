@@ -22,6 +22,7 @@
 #include <span>
 #include <vector>
 
+#include "check.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
@@ -34,10 +35,6 @@
 namespace {
 
 using lbmc::engine::QuantileStore;
-
-void check(bool ok) {
-  if (!ok) std::abort();
-}
 
 void read_out(const QuantileStore& loaded) {
   if (loaded.count() == 0) return;

@@ -19,17 +19,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "check.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/claims.hpp"
 #include "validate/validate.hpp"
-
-namespace {
-
-void check(bool ok) {
-  if (!ok) std::abort();
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

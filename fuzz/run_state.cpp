@@ -22,16 +22,9 @@
 
 #include <boost/crc.hpp>
 
+#include "check.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/run_state.hpp"
-
-namespace {
-
-void check(bool ok) {
-  if (!ok) std::abort();
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::byte> bytes;

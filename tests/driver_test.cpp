@@ -48,7 +48,6 @@ struct TwoMeansKernel {
     static auto fields(Self& s) {
       return std::tie(s.u, s.u4);
     }
-    void merge(const Accumulator& other) { merge_fields(*this, other); }
     static constexpr auto statistics() {
       return std::array{stat::mean("u.mean", &Accumulator::u, "E U").watched(),
                         stat::mean("u4.mean", &Accumulator::u4, "E U^4").watched()};

@@ -35,23 +35,30 @@ struct ExactShiftEvents {
   double d_ge_1 = 0.0;
   double w_zero = 0.0;
 };
+
+// Adds `weight` to the events that the loads (their sum `total`) make
+// happen, decided on the integers u_k = n·Y_k − k·T.
+void add_events(const std::vector<std::int64_t>& loads, std::int64_t total, double weight, ExactShiftEvents& e) {
+  const auto n = static_cast<std::int64_t>(loads.size());
+  bool reaches = false;
+  bool nonpositive = true;
+  std::int64_t y = 0;
+  for (std::int64_t k = 1; k <= n; ++k) {
+    y += loads[static_cast<std::size_t>(k - 1)];
+    const std::int64_t u = n * y - k * total;
+    reaches = reaches || (total > 0 && std::llabs(u) >= total);
+    nonpositive = nonpositive && u <= 0;
+  }
+  e.d_ge_1 += reaches ? weight : 0.0;
+  e.w_zero += nonpositive ? weight : 0.0;
+}
+
 ExactShiftEvents enumerate_shift_events(const std::vector<double>& pmf, std::int64_t n) {
   ExactShiftEvents exact;
   std::vector<std::int64_t> loads(static_cast<std::size_t>(n));
   std::function<void(std::size_t, double)> visit = [&](std::size_t i, double weight) {
     if (i == loads.size()) {
-      const std::int64_t total = std::accumulate(loads.begin(), loads.end(), std::int64_t{0});
-      bool reaches = false;
-      bool nonpositive = true;
-      std::int64_t y = 0;
-      for (std::int64_t k = 1; k <= n; ++k) {
-        y += loads[static_cast<std::size_t>(k - 1)];
-        const std::int64_t u = n * y - k * total;
-        reaches = reaches || (total > 0 && std::llabs(u) >= total);
-        nonpositive = nonpositive && u <= 0;
-      }
-      exact.d_ge_1 += reaches ? weight : 0.0;
-      exact.w_zero += nonpositive ? weight : 0.0;
+      add_events(loads, std::accumulate(loads.begin(), loads.end(), std::int64_t{0}), weight, exact);
       return;
     }
     for (std::size_t j = 0; j < pmf.size(); ++j) {
@@ -312,18 +319,7 @@ TEST_SUITE("statistical") {
       std::function<void(std::size_t, std::int64_t, double)> visit = [&](std::size_t i, std::int64_t left,
                                                                           double weight) {
         if (i == loads.size()) {
-          const std::int64_t total = 6 - left;
-          bool reaches = false;
-          bool nonpositive = true;
-          std::int64_t y = 0;
-          for (std::int64_t k = 1; k <= n; ++k) {
-            y += loads[static_cast<std::size_t>(k - 1)];
-            const std::int64_t u = n * y - k * total;
-            reaches = reaches || (total > 0 && std::llabs(u) >= total);
-            nonpositive = nonpositive && u <= 0;
-          }
-          e.d_ge_1 += reaches ? weight : 0.0;
-          e.w_zero += nonpositive ? weight : 0.0;
+          add_events(loads, 6 - left, weight, e);
           return;
         }
         for (std::int64_t j = 0; j <= left; ++j) {

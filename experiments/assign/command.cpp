@@ -31,17 +31,17 @@ namespace {
 using engine::Reference;
 using engine::ReferenceKind;
 
+// The statistics of `lbmc assign`.
+std::vector<engine::StatisticInfo> assign_statistics() {
+  auto list = engine::describe<AssignSample>();
+  list.push_back({"P_max", engine::Estimator::derived, false,
+                  "--solve-P: the largest P with efficiency >= --target at each --lambda (Poisson model)", "--solve-P"});
+  return list;
+}
+
 class AssignCommand final : public Command {
  public:
-  const char* name() const override { return "assign"; }
-  const char* summary() const override { return "N tasks randomly assigned to P processors (Franklin)"; }
-
-  std::vector<engine::StatisticInfo> statistics() const override {
-    auto list = engine::describe<AssignSample>();
-    list.push_back({"P_max", engine::Estimator::derived, false,
-                    "--solve-P: the largest P with efficiency >= --target at each --lambda (Poisson model)", "--solve-P"});
-    return list;
-  }
+  AssignCommand() : Command("assign", "N tasks randomly assigned to P processors (Franklin)", assign_statistics()) {}
 
   void attach(CLI::App& app) override {
     app.add_option("--N", n_text_, "tasks: list or range")->capture_default_str();

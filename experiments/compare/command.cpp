@@ -175,22 +175,19 @@ std::vector<Reference> makespan_references(const CompareSpec& spec, const Strate
   return refs;
 }
 
+// The statistics of `lbmc compare`.
+std::vector<engine::StatisticInfo> compare_statistics() {
+  return engine::describe<StrategyStats>("per strategy");
+}
+
 class CompareCommand final : public Command {
  public:
-  const char* name() const override { return "compare"; }
-  const char* summary() const override {
-    return "which decomposition for a workload: every strategy on the same tasks";
-  }
-
-  std::vector<engine::StatisticInfo> statistics() const override {
-    return engine::describe<StrategyStats>("per strategy");
-  }
+  CompareCommand()
+      : Command("compare", "which decomposition for a workload: every strategy on the same tasks",
+                compare_statistics()) {}
 
   void attach(CLI::App& app) override {
-    dist_option_ = app.add_option("--dist", dists_,
-                                  "task-time law (values >= 0, mean > 0), repeatable: any law of the table below")
-                       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-                       ->capture_default_str();
+    dist_option_ = add_dist_option(app, dists_, "task-time law (values >= 0, mean > 0), repeatable: any law of the table below");
     field_option_ = app.add_option("--field", field_text_,
                                    "dependence of neighbouring times, comma list: iid, ar1:RHO (-1 < RHO < 1; a "
                                    "Gaussian AR(1) copula, on the log of lognormal times)")
@@ -237,8 +234,7 @@ class CompareCommand final : public Command {
         "ds_i/dt = s_{i-1}^D - s_i^D),\n"
         "kruskal-weiss (asymptotic, chunk:K with h = 0 and N >= K P: N m/P + sd sqrt(2 K ln P)). When every time is\n"
         "0, efficiency is 1 (or 0 if dispatch alone took time) and the replication adds nothing to imbalance and\n"
-        "makespan_ratio. --target-rse watches makespan, efficiency and makespan_ratio.\n" +
-        std::string(dist::law_ranges_help()));
+        "makespan_ratio.\n");
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {

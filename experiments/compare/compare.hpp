@@ -123,7 +123,6 @@ struct StrategyStats {
              "rows \"A vs B\", B the first strategy listed: E[eff_A - eff_B] on the same times"),
     };
   }
-  void merge(const StrategyStats& other) { engine::merge_fields(*this, other); }
 };
 
 struct CompareSample {
@@ -133,7 +132,6 @@ struct CompareSample {
   static auto fields(Self& s) {
     return std::tie(s.strategy);
   }
-  void merge(const CompareSample& other) { engine::merge_fields(*this, other); }
 };
 
 struct CompareSpec {

@@ -157,7 +157,7 @@ consteval bool table_is_consistent() {
         e.parameter_at_most_procs || e.draws == Draws::parameter || e.chunks == Chunks::parameter;
     if (e.parameter.empty() && uses_parameter) return false;
     if (e.dispatch == Dispatch::queue && e.draws != Draws::none) return false;
-    if (e.name.empty() || e.help.empty() || e.schedule == nullptr) return false;
+    if (e.name.empty() || e.help.empty()) return false;
   }
   return true;
 }

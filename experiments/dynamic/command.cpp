@@ -75,8 +75,9 @@ double subtask_bytes(const DynamicOptions& o, const RunOptions& settings, double
 
 class DynamicCommand final : public Command {
  public:
-  const char* name() const override { return "dynamic"; }
-  const char* summary() const override { return "producer/consumer dynamic load balancing (Kimura-Ichiyoshi)"; }
+  DynamicCommand()
+      : Command("dynamic", "producer/consumer dynamic load balancing (Kimura-Ichiyoshi)",
+                engine::describe<DynamicSample>()) {}
 
   void attach(CLI::App& app) override {
     app.add_option("--model", text_.model, "deterministic|exponential|uniform: N and the laws of R_n, U_n")
@@ -104,8 +105,6 @@ class DynamicCommand final : public Command {
         "theorem1-harmonic (H_p for log p), theorem1-work (H_p - 1, corrected), theorem2-bound and\n"
         "corollary1-bound (c = 1, rho >= 1), lemma1 harmonic/log-p, theorem3 alpha/beta, theorem4 root degree.");
   }
-
-  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<DynamicSample>(); }
 
   std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {
     const DynamicOptions options = check_dynamic_options(text_);

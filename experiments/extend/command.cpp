@@ -26,8 +26,7 @@ namespace {
 
 class ExtendCommand final : public Command {
  public:
-  const char* name() const override { return "extend"; }
-  const char* summary() const override { return "continue a run's state to more replications (--reps)"; }
+  ExtendCommand() : Command("extend", "continue a run's state to more replications (--reps)") {}
 
   void attach(CLI::App& app) override {
     app.add_option("state", path_, "the state file its --checkpoint wrote")->required();

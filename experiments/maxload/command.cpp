@@ -80,17 +80,12 @@ engine::RowInputs references_for(const MaxLoadPoint& point, const std::vector<do
 
 class MaxLoadCommand final : public Command {
  public:
-  const char* name() const override { return "maxload"; }
-  const char* summary() const override {
-    return "Z = max_i X_i of n iid loads (Mehrotra §3, Franklin, Salmon)";
-  }
-
-  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<MaxLoadSample>(); }
+  MaxLoadCommand()
+      : Command("maxload", "Z = max_i X_i of n iid loads (Mehrotra §3, Franklin, Salmon)",
+                engine::describe<MaxLoadSample>()) {}
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "load law, repeatable: any law of the table below")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->capture_default_str();
+    add_dist_option(app, dists_, "load law, repeatable: any law of the table below");
     app.add_option("--n", n_text_, "processors: list or range, e.g. 16,64 or 16:4096:*2")->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of Z, e.g. 0.5,0.95")->capture_default_str();
     app.add_option("--method", method_text_,
@@ -102,8 +97,7 @@ class MaxLoadCommand final : public Command {
         "Output columns: experiment,dist,n,method,statistic,... References: exact (from F^n; pass/fail),\n"
         "gumbel-paper (a_n=b_n=sqrt(2 ln n)),\n"
         "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws in the Gumbel domain),\n"
-        "log-p (exponential), frechet (pareto: a_n = XM n^(1/ALPHA); the Gumbel forms do not apply).\n" +
-        std::string(dist::law_ranges_help()));
+        "log-p (exponential), frechet (pareto: a_n = XM n^(1/ALPHA); the Gumbel forms do not apply).\n");
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {

@@ -60,15 +60,12 @@ constexpr LimitReference<analytic::Kolmogorov> kDPrime{"D'", "kolmogorov-limit",
 
 class MaxShiftCommand final : public Command {
  public:
-  const char* name() const override { return "maxshift"; }
-  const char* summary() const override { return "W = max_k V_k, D* = max_k |V_k|, shifts (Mehrotra §3)"; }
-
-  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<MaxShiftSample>(); }
+  MaxShiftCommand()
+      : Command("maxshift", "W = max_k V_k, D* = max_k |V_k|, shifts (Mehrotra §3)",
+                engine::describe<MaxShiftSample>()) {}
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "load law, repeatable (see maxload)")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->capture_default_str();
+    add_dist_option(app, dists_, "load law, repeatable: any law of the table below with sigma > 0");
     app.add_option("--n", n_text_, "processors: list or range, each >= 2")->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of W' and D'")->capture_default_str();
     app.add_option("--cov", cov_path_, "write the covariance matrix of (V_1..V_n) as CSV to FILE");
@@ -78,8 +75,7 @@ class MaxShiftCommand final : public Command {
         "D = max_k |V_k|/mean(X). References: bridge-limit, kolmogorov-limit (asymptotic), bridge-corrected,\n"
         "kolmogorov-corrected (shift beta/sqrt n), exact (P(W'=0) = 1/n for continuous laws; spitzer: E W' for\n"
         "normal laws), bound (the paper's P(D >= 1) <= exp(-2 mu^2/(sigma^2 n))).\n"
-        "Integer loads are decided exactly on n*V_k; all-zero loads move nothing (D = 0).\n" +
-        std::string(dist::law_ranges_help()));
+        "Integer loads are decided exactly on n*V_k; all-zero loads move nothing (D = 0).\n");
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {

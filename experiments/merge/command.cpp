@@ -33,8 +33,7 @@ std::vector<std::string> common_arguments(std::vector<std::string> arguments) {
 
 class MergeCommand final : public Command {
  public:
-  const char* name() const override { return "merge"; }
-  const char* summary() const override { return "the output of a whole run from the states of its --blocks slices"; }
+  MergeCommand() : Command("merge", "the output of a whole run from the states of its --blocks slices") {}
 
   void attach(CLI::App& app) override {
     app.add_option("states", paths_, "the slices' state files")->required();

@@ -55,24 +55,24 @@ const char* integer_counts(const dist::LoadLaw& law) {
   return dist::support_min(law) >= 0.0 ? nullptr : "element counts must be integers >= 0";
 }
 
+// The statistics of `lbmc rebalance`.
+std::vector<engine::StatisticInfo> rebalance_statistics() {
+  auto list = engine::describe<RebalanceSample>("approach fig1");
+  for (auto& s : engine::describe<ApproachStats>("approach 1, 2, 3, bdm")) list.push_back(std::move(s));
+  list.push_back({"break_even_C", engine::Estimator::derived, false,
+                  "--example cm5, approach 1: the C(M) at which balancing pays, E time/(E max X - mean)",
+                  "approach 1, 2, 3, bdm"});
+  return list;
+}
+
 class RebalanceCommand final : public Command {
  public:
-  const char* name() const override { return "rebalance"; }
-  const char* summary() const override { return "the locality-maintaining balancer and BDM (Mehrotra §2, §4; JaJa-Ryu)"; }
-
-  std::vector<engine::StatisticInfo> statistics() const override {
-    auto list = engine::describe<RebalanceSample>("approach fig1");
-    for (auto& s : engine::describe<ApproachStats>("approach 1, 2, 3, bdm")) list.push_back(std::move(s));
-    list.push_back({"break_even_C", engine::Estimator::derived, false,
-                    "--example cm5, approach 1: the C(M) at which balancing pays, E time/(E max X - mean)",
-                    "approach 1, 2, 3, bdm"});
-    return list;
-  }
+  RebalanceCommand()
+      : Command("rebalance", "the locality-maintaining balancer and BDM (Mehrotra §2, §4; JaJa-Ryu)",
+                rebalance_statistics()) {}
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "law of the element counts, repeatable: an integer law of the table below")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->capture_default_str();
+    add_dist_option(app, dists_, "law of the element counts, repeatable: an integer law of the table below");
     app.add_option("--n", n_text_, "processors: list or range, each >= 1")->capture_default_str();
     app.add_option("--tau", tau_text_, "set-up cost of a message (s), in [0, 1e100]; BDM latency")->capture_default_str();
     app.add_option("--phi", phi_text_, "cost per word (s), in [0, 1e100]; BDM sigma")->capture_default_str();
@@ -87,8 +87,7 @@ class RebalanceCommand final : public Command {
     app.footer(
         "Output columns: experiment,dist,n,remainder,approach,statistic,... References:\n"
         "xi-printed, xi-corrected (bound, approach 1): 2(1 + c1 l)tau + 2(c2 l^2 + c1 l)phi mu, l = sigma sqrt(n)/mu,\n"
-        "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).\n" +
-        std::string(dist::law_ranges_help()));
+        "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).\n");
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {

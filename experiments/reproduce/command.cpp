@@ -52,10 +52,7 @@ void create_folder(const std::string& folder) {
 
 class ReproduceCommand final : public Command {
  public:
-  const char* name() const override { return "reproduce"; }
-  const char* summary() const override {
-    return "PAPER|all: every printed number of a paper, recomputed";
-  }
+  ReproduceCommand() : Command("reproduce", "PAPER|all: every printed number of a paper, recomputed") {}
 
   void attach(CLI::App& app) override {
     std::string ids;

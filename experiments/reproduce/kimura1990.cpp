@@ -64,7 +64,6 @@ struct ResidualKernel {
     static auto fields(Self& s) {
       return std::tie(s.first, s.second);
     }
-    void merge(const Accumulator& o) { engine::merge_fields(*this, o); }
     static constexpr auto statistics() {
       using namespace engine::stat;
       return std::array{mean("first.mean", &Accumulator::first, "E[X - a | X >= a]").watched(),

@@ -37,7 +37,6 @@ struct MiddleShiftKernel {
     static auto fields(Self& s) {
       return std::tie(s.exceed);
     }
-    void merge(const Accumulator& other) { engine::merge_fields(*this, other); }
     // A probability, which --target-rse does not watch (and these runs have fixed length).
     static constexpr auto statistics() {
       return std::array{engine::stat::mean("exceed.mean", &Accumulator::exceed, "P(|V_k|/sigma > x)")};

@@ -17,8 +17,7 @@ namespace {
 
 class ResumeCommand final : public Command {
  public:
-  const char* name() const override { return "resume"; }
-  const char* summary() const override { return "continue a run from the state file its --checkpoint wrote"; }
+  ResumeCommand() : Command("resume", "continue a run from the state file its --checkpoint wrote") {}
 
   void attach(CLI::App& app) override {
     app.add_option("state", path_, "the state file")->required();

@@ -79,15 +79,11 @@ engine::RowInputs references_for(const ScatterPoint& point, const std::vector<do
 
 class ScatterCommand final : public Command {
  public:
-  const char* name() const override { return "scatter"; }
-  const char* summary() const override { return "scattered decomposition imbalance (Salmon)"; }
-
-  std::vector<engine::StatisticInfo> statistics() const override { return engine::describe<ScatterSample>(); }
+  ScatterCommand()
+      : Command("scatter", "scattered decomposition imbalance (Salmon)", engine::describe<ScatterSample>()) {}
 
   void attach(CLI::App& app) override {
-    app.add_option("--dist", dists_, "task-time law (mean > 0), repeatable: any law of the table below")
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-        ->capture_default_str();
+    add_dist_option(app, dists_, "task-time law (mean > 0), repeatable: any law of the table below");
     app.add_option("--tasks", tasks_text_, "tasks per processor n: list or range, e.g. 10,100 or 10:10000:*10")
         ->capture_default_str();
     app.add_option("--procs", procs_text_, "processors N_proc: list or range")->capture_default_str();
@@ -95,11 +91,9 @@ class ScatterCommand final : public Command {
         ->capture_default_str();
     add_run_options(app, run_text_);
     app.footer(
-        "Output columns: experiment,dist,tasks,procs,statistic,... l = (t_slowest - m_proc)/m_proc with\n"
-        "m_proc = n*m_task; l_obs uses the observed mean over processors. References: exact (normal, exponential (Gamma sums), constant tasks;\n"
-        "pass/fail), salmon-log-kept (x^2 = 2 ln[N/((1-c) sqrt(2 pi) x)]), salmon-printed\n"
-        "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).\n" +
-        std::string(dist::law_ranges_help()));
+        "Output columns: experiment,dist,tasks,procs,statistic,... References: exact (normal, exponential (Gamma\n"
+        "sums), constant tasks; pass/fail), salmon-log-kept (x^2 = 2 ln[N/((1-c) sqrt(2 pi) x)]), salmon-printed\n"
+        "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).\n");
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string& command_line) override {

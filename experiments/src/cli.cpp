@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/build_info.hpp"
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/errors.hpp"
@@ -24,6 +25,22 @@ namespace lbmc::exp {
 namespace {
 
 using Subcommands = std::vector<std::pair<CLI::App*, Command*>>;
+
+// The help a command's tables give: its statistics before its footer, and
+// the law table after it when an option takes laws (--dist, --r-dist, ...).
+void help_from_tables(CLI::App& sub, const Command& command) {
+  std::string footer = sub.get_footer();
+  if (!command.statistics().empty()) footer = engine::statistics_help(command.statistics()) + footer;
+  const auto options = sub.get_options([](const CLI::Option* o) {
+    const std::string& name = o->get_name();
+    return name.size() >= 6 && name.compare(name.size() - 4, 4, "dist") == 0;
+  });
+  if (!options.empty()) {
+    if (!footer.empty() && footer.back() != '\n') footer += '\n';
+    footer += dist::law_ranges_help();
+  }
+  sub.footer(footer);
+}
 
 // Parses the command line, checks the command it names and, unless `mode`
 // only checks, runs its job; `prefix` becomes "lbmc COMMAND" once the
@@ -82,9 +99,7 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
     // A repeated single-valued option takes its last value (list options say otherwise).
     sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     command->attach(*sub);
-    if (const auto statistics = command->statistics(); !statistics.empty()) {
-      sub->footer(engine::statistics_help(statistics) + sub->get_footer());
-    }
+    help_from_tables(*sub, *command);
     subcommands.emplace_back(sub, command.get());
   }
   std::string prefix = "lbmc";

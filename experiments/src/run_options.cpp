@@ -52,6 +52,12 @@ void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& def
   app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
 
+CLI::Option* add_dist_option(CLI::App& app, std::vector<std::string>& specs, const std::string& help) {
+  return app.add_option("--dist", specs, help)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->capture_default_str();
+}
+
 std::optional<std::filesystem::path> replaced_file(const std::string& name) {
   std::error_code ec;
   if (name == "-" || (std::filesystem::exists(name, ec) && !std::filesystem::is_regular_file(name, ec))) {

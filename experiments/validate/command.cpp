@@ -53,8 +53,7 @@ struct CaseOutcome {
 
 class ValidateCommand final : public Command {
  public:
-  const char* name() const override { return "validate"; }
-  const char* summary() const override { return "a quick run of every validator; exit 1 if any exact check fails"; }
+  ValidateCommand() : Command("validate", "a quick run of every validator; exit 1 if any exact check fails") {}
 
   void attach(CLI::App& app) override {
     app.add_flag("--quick", quick_,

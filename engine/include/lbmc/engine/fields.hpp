@@ -2,9 +2,10 @@
 //
 // An experiment's sample (the accumulator of one block, and of the whole run)
 // names its members once, in a static `fields(self)` returning std::tie of
-// them; merging walks that list, so a member added to the list is merged
-// without another line, and the list is the one place that says what a
-// sample holds. A field is merged by its own rule:
+// them; merging walks that list (a sample needs no merge of its own), so a
+// member added to the list is merged without another line, and the list is
+// the one place that says what a sample holds. A field is merged by its own
+// rule:
 //  - an accumulator with merge(const T&) (Moments, QuantileStore, ...): merge;
 //  - an integer count: addition;
 //  - std::optional<T>: merged when the other holds one (created if needed);
@@ -42,6 +43,8 @@ namespace detail {
 
 template <class T>
 concept HasMerge = requires(T& into, const T& from) { into.merge(from); };
+template <class T>
+concept HasFields = requires(T& t) { T::fields(t); };
 
 inline void merge_one(std::string& into, const std::string& from) {
   if (into.empty()) into = from;
@@ -56,6 +59,11 @@ template <HasMerge T>
 void merge_one(T& into, const T& from) {
   into.merge(from);
 }
+
+// A sample without a merge of its own: field by field.
+template <class T>
+  requires(HasFields<T> && !HasMerge<T>)
+void merge_one(T& into, const T& from);
 
 template <class T>
 void merge_one(std::optional<T>& into, const std::optional<T>& from) {
@@ -88,6 +96,12 @@ void merge_fields(Sample& into, const Sample& from) {
 }
 
 template <class T>
+  requires(detail::HasFields<T> && !detail::HasMerge<T>)
+void detail::merge_one(T& into, const T& from) {
+  merge_fields(into, from);
+}
+
+template <class T>
 void save_field(ByteWriter& out, const T& field);
 template <class T>
 void load_field(ByteReader& in, T& field);
@@ -99,9 +113,6 @@ concept HasSave = requires(const T& t, T& u, ByteWriter& w, ByteReader& r) {
   t.save(w);
   u.load(r);
 };
-template <class T>
-concept HasFields = requires(T& t) { T::fields(t); };
-
 template <class Sample, class Visit>
 void for_each_field(Sample& sample, Visit&& visit) {
   auto members = std::remove_const_t<Sample>::fields(sample);

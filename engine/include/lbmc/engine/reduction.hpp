@@ -15,7 +15,8 @@
 // order). Merges run in parallel wherever subtrees complete, and no merge
 // sits between a block and the next on the critical path.
 //
-// Accumulator: copyable, with merge(const Accumulator&).
+// Accumulator: copyable, merged by merge_field (fields.hpp): its own
+// merge(const Accumulator&), or field by field.
 #pragma once
 
 #include <cstdint>
@@ -65,9 +66,9 @@ class BlockReduction {
       }
       // The left child absorbs the right one.
       if ((id.index & 1) == 0) {
-        acc.merge(*other);
+        merge_field(acc, *other);
       } else {
-        other->merge(acc);
+        merge_field(*other, acc);
         acc = std::move(*other);
       }
       id = NodeId{id.level + 1, id.index >> 1};
@@ -120,7 +121,7 @@ class BlockReduction {
   //! (a preview of the total while blocks are still to come).
   void fold_into(Accumulator& into) const {
     const std::lock_guard lock(mutex_);
-    for (const auto& [k, acc] : pending_) into.merge(acc);
+    for (const auto& [k, acc] : pending_) merge_field(into, acc);
   }
 
  private:

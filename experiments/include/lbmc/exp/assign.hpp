@@ -63,7 +63,6 @@ struct AssignSample {
             .watched(),
     };
   }
-  void merge(const AssignSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! Simulates `tasks` tasks on `processors` processors in groups of `group`

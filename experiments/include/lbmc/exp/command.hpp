@@ -74,18 +74,27 @@ class CheckedAction final : public CheckedCommand {
 
 class Command {
  public:
+  //! `statistics`: those its rows hold (engine/statistics.hpp), for --help,
+  //! the docs and the check of its rows; none for commands without rows.
+  Command(const char* name, const char* summary, std::vector<engine::StatisticInfo> statistics = {})
+      : name_(name), summary_(summary), statistics_(std::move(statistics)) {}
   virtual ~Command() = default;
-  virtual const char* name() const = 0;
-  virtual const char* summary() const = 0;
-  //! The statistics its rows hold (engine/statistics.hpp), for --help, the
-  //! docs and the check of its rows; empty for commands without rows.
-  virtual std::vector<engine::StatisticInfo> statistics() const { return {}; }
-  //! Declares the command's options on its subcommand.
+  const char* name() const noexcept { return name_; }
+  //! The line `lbmc --help` shows.
+  const char* summary() const noexcept { return summary_; }
+  const std::vector<engine::StatisticInfo>& statistics() const noexcept { return statistics_; }
+  //! Declares the command's options on its subcommand (run_cli adds the
+  //! statistics and, to a command taking laws, the law table to its help).
   virtual void attach(CLI::App& app) = 0;
   //! Step 1 (top of this file): checks the parsed options and returns what
   //! runs them; `command_line` is the whole line, for the output's metadata.
   //! Throws engine::InputError on bad input.
   virtual std::unique_ptr<CheckedCommand> check(const std::string& command_line) = 0;
+
+ private:
+  const char* name_;
+  const char* summary_;
+  std::vector<engine::StatisticInfo> statistics_;
 };
 
 //! Every registered command, in the order `lbmc --help` lists them.

@@ -187,7 +187,6 @@ struct DynamicSample {
   static auto fields(Self& s) {
     return std::tie(s.t_p, s.subtasks);
   }
-  void merge(const DynamicSample& other) { engine::merge_fields(*this, other); }
   //! Every row of `lbmc dynamic`: the command forms them all (its modes run
   //! simulations and searches); --target-rse watches the mean of T_p.
   static constexpr auto statistics() {

@@ -45,7 +45,6 @@ struct MaxLoadSample {
         engine::stat::quantiles("", &MaxLoadSample::quantiles, "the alpha-quantile of Z, one row per --alpha level"),
     };
   }
-  void merge(const MaxLoadSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! Simulates Z = max of n iid draws of `law` under `plan` (block size from

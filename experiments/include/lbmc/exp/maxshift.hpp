@@ -146,7 +146,6 @@ struct MaxShiftSample {
         derived<S>("V.cov_max_rel_error", "with --cov: the largest relative error of Cov(V_k, V_l)"),
     };
   }
-  void merge(const MaxShiftSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! Simulates the shifts of n loads under `plan`; with `covariance`, also the

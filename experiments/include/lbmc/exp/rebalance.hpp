@@ -215,7 +215,6 @@ struct ApproachStats {
         derived<S>("violations", "the fraction of replications whose delivery check failed (must be 0)"),
     };
   }
-  void merge(const ApproachStats& other) { engine::merge_fields(*this, other); }
 };
 
 struct RebalanceSample {
@@ -254,7 +253,6 @@ struct RebalanceSample {
         mean("packet_size.mean_rel.mean", &S::packet_mean_rel, "E of the mean packet over mean(X)").watched(),
     };
   }
-  void merge(const RebalanceSample& other) { engine::merge_fields(*this, other); }
 };
 
 struct RebalanceSpec {

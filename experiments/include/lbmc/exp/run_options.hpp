@@ -69,6 +69,10 @@ struct RunOptions {
 //! --checkpoint-every, --quiet, --strict on `app`.
 void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps = "1e5");
 
+//! Registers a repeatable --dist option (each SPEC a law of the table that
+//! --help appends); `help` says what the laws are the laws of.
+CLI::Option* add_dist_option(CLI::App& app, std::vector<std::string>& specs, const std::string& help);
+
 //! Checks the common options; changes nothing (no thread count, no journal,
 //! no MPI call).
 RunOptions check_run_options(const RunOptionsText& text);

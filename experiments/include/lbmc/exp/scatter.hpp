@@ -42,7 +42,6 @@ struct ScatterSample {
         quantiles("l_obs", &S::l_obs_values, "the quantile of l_obs at each --confidence c"),
     };
   }
-  void merge(const ScatterSample& other) { engine::merge_fields(*this, other); }
 };
 
 //! Simulates l and l_obs for `tasks` tasks on each of `procs` processors
