@@ -175,57 +175,64 @@ TEST_SUITE("fast") {
     CHECK(error_of("/dev/null").find("not a regular file") != std::string::npos);
   }
 
-  TEST_CASE("empirical sample: empty files and files without values") {
-    check_refused("", 0, "the file is empty");
-    check_refused("\n\n  \n", 0, "no values in the file");
-    check_refused("time\n", 0, "no values under the column 'time'", "time");
-    check_refused("time\n\n", 0, "no values under the column 'time'", "time");
+  TEST_CASE("empirical sample: refusals name the file - the line and the rule") {
+    struct Refusal {
+      std::string content;
+      std::size_t line;  // 0: the message names no line
+      std::string part;
+      std::string column = "";
+    };
+    const Refusal refusals[] = {
+        // Empty files and files without values.
+        {"", 0, "the file is empty"},
+        {"\n\n  \n", 0, "no values in the file"},
+        {"time\n", 0, "no values under the column 'time'", "time"},
+        {"time\n\n", 0, "no values under the column 'time'", "time"},
+        // Text that is not a number.
+        {"1\n2\nabc\n", 3, "'abc' is not a number"},
+        {"1\n2 3\n", 2, "'2 3' is not a number"},
+        {"1,5\n", 1, "'1,5' is not a number"},
+        {"++1\n", 1, "'++1' is not a number"},
+        {"+-1\n", 1, "'+-1' is not a number"},
+        {"+\n", 1, "'+' is not a number"},
+        {"1e\n", 1, "'1e' is not a number"},
+        {"0x10\n", 1, "'0x10' is not a number"},
+        {"1\r2\r3\r", 1, "lone CR"},
+        {"a\x01" "b\n", 1, "'a\\x01b' is not a number"},
+        {std::string(100, '7') + "x\n", 1, "'" + std::string(40, '7') + "...' is not a number"},
+        // NaN, infinities, huge or tiny magnitudes.
+        {"1\nnan\n", 2, "'nan' is NaN"},
+        {"1\n2\n-inf\n", 3, "'-inf' is infinite"},
+        {"Infinity\n", 1, "'Infinity' is infinite"},
+        {"1\n1.0000001e100\n", 2, "'1.0000001e100' is larger than 1e100 in magnitude"},
+        {"-2e100\n", 1, "larger than 1e100"},
+        {"1e400\n", 1, "'1e400' is larger than 1e100"},
+        {"0.0001e99999999999999999999\n", 1, "larger than 1e100"},
+        {"1e-400\n", 1, "'1e-400' is too small for a double"},
+        {"1000e-330\n", 1, "too small"},
+        // Blank lines only at the end.
+        {"1\n2\n\n3\n", 3, "a blank line among the values"},
+        {"1\n \n\t\n4\n", 2, "a blank line among the values"},
+        {"\n1\n", 1, "a blank line among the values"},
+        // CSV files.
+        {"id,time\n1,2\n", 0, "no column 'duration' in the header line (the columns are 'id', 'time')", "duration"},
+        {"a,b,a\n1,2,3\n", 1, "the column 'a' occurs 2 times in the header (fields 1 and 3)", "a"},
+        {"id,time\n1,2\n3\n", 3, "1 field, but the column 'time' is field 2", "time"},
+        {"id,time\n1,2\n3,\n", 3, "the field of column 'time' is empty", "time"},
+        {"id,time\n1,2\n3,x\n", 3, "'x' is not a number", "time"},
+        {"id,time\n\"1,2\n", 2, "no closing quote", "time"},
+        {"id,time\n\"1\"x,2\n", 2, "text follows a closing quote", "time"},
+        {"\n1,2\n", 1, "the header line", "time"},
+        {"id,time\n1,2\n\n3,4\n", 3, "a blank line among the values", "time"},
+    };
+    for (const Refusal& r : refusals) {
+      CAPTURE(r.content);
+      check_refused(r.content, r.line, r.part, r.column);
+    }
   }
 
-  TEST_CASE("empirical sample: text that is not a number") {
-    check_refused("1\n2\nabc\n", 3, "'abc' is not a number");
-    check_refused("1\n2 3\n", 2, "'2 3' is not a number");
-    check_refused("1,5\n", 1, "'1,5' is not a number");
-    check_refused("++1\n", 1, "'++1' is not a number");
-    check_refused("+-1\n", 1, "'+-1' is not a number");
-    check_refused("+\n", 1, "'+' is not a number");
-    check_refused("1e\n", 1, "'1e' is not a number");
-    check_refused("0x10\n", 1, "'0x10' is not a number");
-    check_refused("1\r2\r3\r", 1, "lone CR");
-    check_refused("a\x01" "b\n", 1, "'a\\x01b' is not a number");
-    check_refused(std::string(100, '7') + "x\n", 1, "'" + std::string(40, '7') + "...' is not a number");
-  }
-
-  TEST_CASE("empirical sample: NaN and infinities and huge or tiny magnitudes") {
-    check_refused("1\nnan\n", 2, "'nan' is NaN");
-    check_refused("1\n2\n-inf\n", 3, "'-inf' is infinite");
-    check_refused("Infinity\n", 1, "'Infinity' is infinite");
-    check_refused("1\n1.0000001e100\n", 2, "'1.0000001e100' is larger than 1e100 in magnitude");
-    check_refused("-2e100\n", 1, "larger than 1e100");
-    check_refused("1e400\n", 1, "'1e400' is larger than 1e100");
-    check_refused("0.0001e99999999999999999999\n", 1, "larger than 1e100");
-    check_refused("1e-400\n", 1, "'1e-400' is too small for a double");
-    check_refused("1000e-330\n", 1, "too small");
+  TEST_CASE("empirical sample: the extreme magnitudes are read") {
     CHECK(read("1e100\n-1e100\n5e-324\n").sorted == std::vector<double>{-1e100, 5e-324, 1e100});
-  }
-
-  TEST_CASE("empirical sample: blank lines only at the end") {
-    check_refused("1\n2\n\n3\n", 3, "a blank line among the values");
-    check_refused("1\n \n\t\n4\n", 2, "a blank line among the values");
-    check_refused("\n1\n", 1, "a blank line among the values");
-  }
-
-  TEST_CASE("empirical sample: CSV refusals") {
-    check_refused("id,time\n1,2\n", 0, "no column 'duration' in the header line (the columns are 'id', 'time')",
-                  "duration");
-    check_refused("a,b,a\n1,2,3\n", 1, "the column 'a' occurs 2 times in the header (fields 1 and 3)", "a");
-    check_refused("id,time\n1,2\n3\n", 3, "1 field, but the column 'time' is field 2", "time");
-    check_refused("id,time\n1,2\n3,\n", 3, "the field of column 'time' is empty", "time");
-    check_refused("id,time\n1,2\n3,x\n", 3, "'x' is not a number", "time");
-    check_refused("id,time\n\"1,2\n", 2, "no closing quote", "time");
-    check_refused("id,time\n\"1\"x,2\n", 2, "text follows a closing quote", "time");
-    check_refused("\n1,2\n", 1, "the header line", "time");
-    check_refused("id,time\n1,2\n\n3,4\n", 3, "a blank line among the values", "time");
   }
 
   TEST_CASE("empirical sample: the law names the file as empirical:FILE in a refusal") {

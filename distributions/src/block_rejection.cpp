@@ -117,16 +117,9 @@ Layout lay_out(const UnimodalLaw& law, const ExpLogTables& t) {
   return layout;
 }
 
-}  // namespace
-
-BlockRejection::BlockRejection(const UnimodalLaw& law) : log_pmf_(law.log_pmf) {
-  const ExpLogTables& t = *math_;
-  if (!law.log_concave && law.mode != 0.0) throw std::logic_error("block rejection: a log-convex law has mode 0");
-  if (!(law.tail_mass > 0.0 && law.tail_mass <= 0.25)) throw std::logic_error("block rejection: tail_mass");
-  const Layout layout = lay_out(law, t);
+// The hat masses: lower tail, blocks, upper tail.
+std::vector<double> hat_masses(const Layout& layout, const ExpLogTables& t) {
   const std::vector<RawBlock>& raw = layout.blocks;
-
-  // Hat masses: lower tail, blocks, upper tail.
   const std::size_t n = raw.size();
   std::vector<double> mass(n + 2, 0.0);
   auto tail_mass = [&](const RawTail& tail) {
@@ -138,53 +131,81 @@ BlockRejection::BlockRejection(const UnimodalLaw& law) : log_pmf_(law.log_pmf) {
     mass[j + 1] = std::ldexp(portable_exp(t, raw[j].log_peak), static_cast<int>(raw[j].shift)) * (1.0 + kHatMargin);
   }
   mass[n + 1] = tail_mass(layout.upper);
-  double total = 0.0;
-  for (const double m : mass) total += m;
-  const double scaled_total = total * (1.0 + kTableMargin);  // T'
+  return mass;
+}
 
-  // Widths rounded up; the last cell, what they leave, draws again.
-  std::vector<std::uint64_t> widths(n + 3, 0);
+// The table's widths of the masses over T', rounded up; the last cell,
+// what they leave, draws again.
+std::vector<std::uint64_t> rounded_widths(const std::vector<double>& mass, double scaled_total) {
+  std::vector<std::uint64_t> widths(mass.size() + 1, 0);
   std::uint64_t used = 0;
-  for (std::size_t j = 0; j < n + 2; ++j) {
+  for (std::size_t j = 0; j < mass.size(); ++j) {
     widths[j] = static_cast<std::uint64_t>(std::ceil(mass[j] / scaled_total * kTwo63));
     used += widths[j];
   }
   if (used >= std::uint64_t{1} << 63) throw std::logic_error("block rejection: widths exceed 2^63");
-  widths[n + 2] = (std::uint64_t{1} << 63) - used;
+  widths.back() = (std::uint64_t{1} << 63) - used;
+  return widths;
+}
+
+// The hat a block draws from once its width is rounded (h'), and the
+// squeeze and ceiling under it, unscaled.
+struct BlockHat {
+  double height;  // h'
+  double a;       // the squeeze at offset 0, over 1 - kHatMargin
+  double top;     // the ceiling at offset 0
+  double growth;  // the ceiling's rise per offset, relative to top
+};
+BlockHat block_hat(const RawBlock& r, std::uint64_t width, double scaled_total, const ExpLogTables& t) {
+  BlockHat h{};
+  h.height = std::ldexp(static_cast<double>(width) * scaled_total / kTwo63, -static_cast<int>(r.shift));
+  h.a = portable_exp(t, r.log_start) / h.height * (1.0 - kHatMargin);
+  // e^(x·rise) <= 1 + x·(e^rise - 1) for x in [0, 1] (exp is convex).
+  h.top = portable_exp(t, r.log_start) / h.height * (1.0 + kHatMargin);
+  h.growth = r.shift == 0 ? 0.0 : (portable_exp(t, r.rise) * (1.0 + kHatMargin) - 1.0) /
+                                      (std::ldexp(1.0, static_cast<int>(r.shift)) - 1.0);
+  return h;
+}
+
+// The log of the rescaled hat at a tail's edge: W·T'/2^63·expm1(lambda) at
+// edge ± i times e^(-lambda i); -inf for a tail of width 0.
+double log_tail_hat_edge(const RawTail& raw_tail, std::uint64_t width, double scaled_total, const ExpLogTables& t) {
+  if (width == 0) return -std::numeric_limits<double>::infinity();
+  const double expm1 = dd::to_double(dd::dd_exp(dd::DD{raw_tail.lambda}) - dd::DD{1.0});
+  return portable_log(t, static_cast<double>(width) * scaled_total / kTwo63 * expm1);
+}
+
+}  // namespace
+
+BlockRejection::BlockRejection(const UnimodalLaw& law) : log_pmf_(law.log_pmf) {
+  const ExpLogTables& t = *math_;
+  if (!law.log_concave && law.mode != 0.0) throw std::logic_error("block rejection: a log-convex law has mode 0");
+  if (!(law.tail_mass > 0.0 && law.tail_mass <= 0.25)) throw std::logic_error("block rejection: tail_mass");
+  const Layout layout = lay_out(law, t);
+  const std::vector<RawBlock>& raw = layout.blocks;
+  const std::size_t n = raw.size();
+  const std::vector<double> mass = hat_masses(layout, t);
+  double total = 0.0;
+  for (const double m : mass) total += m;
+  const double scaled_total = total * (1.0 + kTableMargin);  // T'
+  const std::vector<std::uint64_t> widths = rounded_widths(mass, scaled_total);
   table_ = InversionTable(0.0, widths);
 
-  // The hats the rounded widths draw from, and the squeezes under them.
-  blocks_.reserve(n);
-  shifts_.reserve(n);
-  ceilings_.reserve(n);
-  log_heights_.reserve(n);
+  // The hats the rounded widths draw from, and the squeezes under them;
+  // A and B scaled for the comparison with W (header).
   for (std::size_t j = 0; j < n; ++j) {
     const RawBlock& r = raw[j];
-    const double height =
-        std::ldexp(static_cast<double>(widths[j + 1]) * scaled_total / kTwo63, -static_cast<int>(r.shift));
-    // A and B scaled for the comparison with W (header).
-    const double a = std::ldexp(portable_exp(t, r.log_start) / height * (1.0 - kHatMargin), kPayloadBits);
+    const BlockHat h = block_hat(r, widths[j + 1], scaled_total, t);
+    const double a = std::ldexp(h.a, kPayloadBits);
     blocks_.push_back({r.start, a - std::ldexp(1.0, static_cast<int>(r.shift)), a * r.slope,
                        (std::uint64_t{1} << r.shift) - 1});
     shifts_.push_back(r.shift);
-    // e^(x·rise) <= 1 + x·(e^rise - 1) for x in [0, 1] (exp is convex).
-    const double top = portable_exp(t, r.log_start) / height * (1.0 + kHatMargin);
-    const double growth = r.shift == 0 ? 0.0 : (portable_exp(t, r.rise) * (1.0 + kHatMargin) - 1.0) /
-                                                   (std::ldexp(1.0, static_cast<int>(r.shift)) - 1.0);
-    ceilings_.push_back({top, top * growth});
-    log_heights_.push_back(portable_log(t, height));
+    ceilings_.push_back({h.top, h.top * h.growth});
+    log_heights_.push_back(portable_log(t, h.height));
     widest_shift_ = std::max(widest_shift_, r.shift);
   }
-  auto rescaled = [&](const RawTail& raw_tail, std::uint64_t width) {
-    Tail tail{raw_tail.edge, raw_tail.lambda, -std::numeric_limits<double>::infinity()};
-    if (width == 0) return tail;
-    // The hat at edge ± i is W·T'/2^63·expm1(lambda)·e^(-lambda i).
-    const double expm1 = dd::to_double(dd::dd_exp(dd::DD{raw_tail.lambda}) - dd::DD{1.0});
-    tail.log_hat_edge = portable_log(t, static_cast<double>(width) * scaled_total / kTwo63 * expm1);
-    return tail;
-  };
-  lower_ = rescaled(layout.lower, widths[0]);
-  upper_ = rescaled(layout.upper, widths[n + 1]);
+  lower_ = {layout.lower.edge, layout.lower.lambda, log_tail_hat_edge(layout.lower, widths[0], scaled_total, t)};
+  upper_ = {layout.upper.edge, layout.upper.lambda, log_tail_hat_edge(layout.upper, widths[n + 1], scaled_total, t)};
   // Bucket g holds the outputs x with x >> 48 == g, so u = x >> 1 in
   // [g·2^47, (g+1)·2^47): it fixes cell i when thr[i] is past its end.
   const std::vector<std::uint64_t>& thr = table_.thresholds();

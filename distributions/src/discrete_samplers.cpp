@@ -176,7 +176,7 @@ double PoissonSampler::tail(bool upper, engine::Generator& gen) const {
   return sample_outside(poisson_law(law_.lambda), table_, upper, gen);
 }
 
-BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& options) : law_(law) {
+BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& options) {
   if (!(law.trials >= 0 && law.trials <= (std::int64_t{1} << 53) && law.p >= 0.0 && law.p <= 1.0)) {
     throw InputError(fmt::format("binomial sampler: need 0 <= M <= 2^53 and p in [0,1], got {}, {}",
                                  law.trials, law.p));

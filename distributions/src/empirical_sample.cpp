@@ -321,6 +321,41 @@ std::string_view row_field(const std::string& path, std::size_t line, std::strin
   return field;
 }
 
+// The lines of a file's text, each without its end and the blanks around
+// it, counted from 1.
+class LineReader {
+ public:
+  LineReader(const char* begin, const char* end) : p_(begin), end_(end) {}
+  //! The next line; false at the end of the text.
+  bool next(std::string_view& text) {
+    if (p_ == end_) return false;
+    const auto* nl = static_cast<const char*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
+    const char* e = nl != nullptr ? nl : end_;
+    text = trim({p_, static_cast<std::size_t>(e - p_)});
+    p_ = nl != nullptr ? nl + 1 : end_;
+    ++line_;
+    return true;
+  }
+  //! The number of the line next() gave last.
+  std::size_t line() const noexcept { return line_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+  std::size_t line_ = 0;
+};
+
+// The number a value's text holds, refused (naming the line) unless the
+// whole text is one number of magnitude at most 1e100.
+double value_of(const std::string& path, std::size_t line, std::string_view field) {
+  const char* b = field.data();
+  const char* e = b + field.size();
+  double v = 0.0;
+  const auto [ptr, ec] = std::from_chars(number_start(b, e), e, v);
+  if (ec != std::errc{} || ptr != e || !(std::abs(v) <= kMaxMagnitude)) refuse_value(path, line, field);
+  return v;
+}
+
 // ---------------------------------------------------------------- moments
 
 struct DD {
@@ -407,30 +442,20 @@ MeasuredValues read_measured_values(const std::string& path, const std::string& 
   sample.file = engine::fingerprint_of(path, std::as_bytes(std::span(file.data.get(), file.size)));
   sample.values.reserve(static_cast<std::size_t>(std::count(p, end, '\n')) + 1);
 
-  std::size_t line = 0;
-  // The next line, its end and blanks removed; false at the end of the file.
-  const auto next_line = [&](std::string_view& text) {
-    if (p == end) return false;
-    const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-    const char* e = nl != nullptr ? nl : end;
-    text = trim({p, static_cast<std::size_t>(e - p)});
-    p = nl != nullptr ? nl + 1 : end;
-    ++line;
-    return true;
-  };
-
+  LineReader lines(p, end);
   std::string_view text;
   const bool csv = !column.empty();
   std::size_t index = 0;
   if (csv) {
-    if (!next_line(text)) fail(path, "the file is empty");
+    if (!lines.next(text)) fail(path, "the file is empty");
     if (text.empty()) fail_at(path, 1, "the header line (the names of the columns) is blank");
     index = column_index(path, text, column);
   }
 
   std::size_t blank = 0;  // the first of the blank lines since the last value; 0 if none
   bool integers = true;
-  while (next_line(text)) {
+  while (lines.next(text)) {
+    const std::size_t line = lines.line();
     if (text.empty()) {
       if (blank == 0) blank = line;
       continue;
@@ -438,12 +463,7 @@ MeasuredValues read_measured_values(const std::string& path, const std::string& 
     if (blank != 0) {
       fail_at(path, blank, "a blank line among the values (blank lines are allowed only at the end of the file)");
     }
-    const std::string_view field = csv ? row_field(path, line, text, index, column) : text;
-    const char* b = field.data();
-    const char* e = b + field.size();
-    double v = 0.0;
-    const auto [ptr, ec] = std::from_chars(number_start(b, e), e, v);
-    if (ec != std::errc{} || ptr != e || !(std::abs(v) <= kMaxMagnitude)) refuse_value(path, line, field);
+    const double v = value_of(path, line, csv ? row_field(path, line, text, index, column) : text);
     if (v < 0.0 && sample.first_negative_line == 0) {
       sample.first_negative_line = line;
       sample.first_negative = v;

@@ -15,8 +15,7 @@ LBMC_SAMPLER_NO_FP_CONTRACT
 namespace lbmc::dist {
 
 UniformSampler::UniformSampler(const Uniform& law)
-    : law_(law),
-      a_(law.a),
+    : a_(law.a),
       width_(law.b - law.a),
       below_b_(std::nextafter(law.b, -std::numeric_limits<double>::infinity())) {
   if (!(std::isfinite(law.a) && std::isfinite(law.b) && law.a < law.b)) {

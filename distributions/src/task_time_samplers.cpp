@@ -37,7 +37,7 @@ const Weibull& checked(const Weibull& law) {
 
 }  // namespace
 
-GammaSampler::GammaSampler(const Gamma& law) : law_(law) {
+GammaSampler::GammaSampler(const Gamma& law) {
   if (!positive_finite(law.k) || !positive_finite(law.theta)) {
     throw InputError(fmt::format("gamma sampler: need finite K > 0 and THETA > 0, got {}, {}", law.k, law.theta));
   }
@@ -74,7 +74,7 @@ ParetoSampler::ParetoSampler(const Pareto& law) : law_(law), inverse_alpha_(1.0 
   }
 }
 
-GeometricSampler::GeometricSampler(const Geometric& law) : law_(law) {
+GeometricSampler::GeometricSampler(const Geometric& law) {
   if (!(law.p > 0.0 && law.p <= 1.0)) {
     throw InputError(fmt::format("geometric sampler: need 0 < P <= 1, got {}", law.p));
   }

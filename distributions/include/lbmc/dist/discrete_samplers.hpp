@@ -51,23 +51,32 @@ struct DiscreteOptions {
   std::size_t max_table = std::size_t{1} << 16;
 };
 
-//! Sampler for Poisson{lambda}. Range: the non-negative integers (as doubles),
-//! any of them possible; 0 is possible.
-//! Method: lambda == 0: point mass at 0, no randomness. Otherwise the
-//! inversion table (one 64-bit output per variate outside the far tails),
-//! unless the table would exceed options.max_table cells and lambda >= 10, in
-//! which case PTRS (two outputs per trial, about 1.1 trials per variate).
-class PoissonSampler {
- public:
-  //! Throws engine::InputError unless lambda >= 0 and finite.
-  explicit PoissonSampler(const Poisson& law, const DiscreteOptions& options = {});
+namespace detail {
+//! The point of transformed rejection (Hörmann 1993): U uniform on
+//! (-1/2, 1/2), V on (0, 1), and us = 1/2 - |U|; two outputs.
+struct TrsPoint {
+  double u, v, us;
+  static TrsPoint draw(engine::Generator& gen) {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const double u = engine::uniform_open01(gen) - 0.5;
+    const double v = engine::uniform_open01(gen);
+    return {u, v, 0.5 - std::abs(u)};
+  }
+};
 
+//! What the Poisson and binomial samplers share: how they draw, the point
+//! of a point mass, the inversion table, and a variate as the table's cell
+//! (Derived::cell_value) or, past the table, Derived::tail's search (an
+//! integer either way); Derived::rejection draws past max_table.
+template <class Derived>
+class TableOrRejection {
+ public:
   //! One variate.
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     if (method_ == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
-    if (method_ == DiscreteMethod::rejection) return ptrs(gen);
-    return 0.0;
+    if (method_ == DiscreteMethod::rejection) return derived().rejection(gen);
+    return point_;
   }
   //! The same variate as an integer, from the same outputs: the table's
   //! cells without a round trip through double (see draw_integer).
@@ -75,22 +84,47 @@ class PoissonSampler {
     if (method_ == DiscreteMethod::table) [[likely]] return table_variate(gen);
     return static_cast<std::int64_t>((*this)(gen));
   }
-
   //! How this sampler draws (decided in the constructor).
   DiscreteMethod method() const noexcept { return method_; }
-  //! The law the sampler was built from.
-  const Poisson& law() const noexcept { return law_; }
   //! The inversion table (empty unless method() == table).
   const InversionTable& table() const noexcept { return table_; }
 
+ protected:
+  DiscreteMethod method_ = DiscreteMethod::point;
+  double point_ = 0.0;
+  InversionTable table_;
+
  private:
+  const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+  std::int64_t table_variate(engine::Generator& gen) const {
+    const std::size_t i = table_.locate(gen() >> 1);
+    if (i - 1 < table_.size()) [[likely]] return derived().cell_value(i - 1);
+    return static_cast<std::int64_t>(
+        with_generator_copy(gen, [this, i](engine::Generator& g) { return derived().tail(i != 0, g); }));
+  }
+};
+}  // namespace detail
+
+//! Sampler for Poisson{lambda}. Range: the non-negative integers (as doubles),
+//! any of them possible; 0 is possible.
+//! Method: lambda == 0: point mass at 0, no randomness. Otherwise the
+//! inversion table (one 64-bit output per variate outside the far tails),
+//! unless the table would exceed options.max_table cells and lambda >= 10, in
+//! which case PTRS (two outputs per trial, about 1.1 trials per variate).
+class PoissonSampler : public detail::TableOrRejection<PoissonSampler> {
+ public:
+  //! Throws engine::InputError unless lambda >= 0 and finite.
+  explicit PoissonSampler(const Poisson& law, const DiscreteOptions& options = {});
+
+ private:
+  friend class detail::TableOrRejection<PoissonSampler>;
+  std::int64_t cell_value(std::size_t j) const noexcept { return table_lo_ + static_cast<std::int64_t>(j); }
+  double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
   // PTRS, Hörmann (1993) §3 (algorithm PTRS), valid for lambda >= 10.
-  double ptrs(engine::Generator& gen) const {
+  double rejection(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     for (;;) {
-      const double u = engine::uniform_open01(gen) - 0.5;  // U in (-1/2, 1/2)
-      const double v = engine::uniform_open01(gen);        // V in (0, 1)
-      const double us = 0.5 - std::abs(u);
+      const auto [u, v, us] = detail::TrsPoint::draw(gen);
       const double k = std::floor((2.0 * a_ / us + b_) * u + law_.lambda + 0.43);
       if (us >= 0.07 && v <= v_r_) return k;
       if (k < 0.0 || (us < 0.013 && v > us)) continue;
@@ -100,18 +134,8 @@ class PoissonSampler {
       }
     }
   }
-  double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
-  // The table's cell, or past it the tail search (an integer either way).
-  std::int64_t table_variate(engine::Generator& gen) const {
-    const std::size_t i = table_.locate(gen() >> 1);
-    if (i - 1 < table_.size()) [[likely]] return table_lo_ + static_cast<std::int64_t>(i - 1);
-    return static_cast<std::int64_t>(
-        detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
-  }
 
   Poisson law_;
-  DiscreteMethod method_ = DiscreteMethod::point;
-  InversionTable table_;
   std::int64_t table_lo_ = 0;  // table_.lo() as an integer
   double a_ = 0.0, b_ = 0.0, v_r_ = 0.0, log_inv_alpha_ = 0.0;  // PTRS constants
 };
@@ -122,42 +146,25 @@ class PoissonSampler {
 //! Otherwise, on p' = min(p, 1-p) (returning trials - k when p > 1/2): the
 //! inversion table, unless it would exceed options.max_table cells and
 //! trials·p' >= 10, in which case BTRS.
-class BinomialSampler {
+class BinomialSampler : public detail::TableOrRejection<BinomialSampler> {
  public:
   //! Throws engine::InputError unless 0 <= trials <= 2^53 and 0 <= p <= 1.
+  //! Its table() is that of Binomial(trials, min(p, 1-p)).
   explicit BinomialSampler(const Binomial& law, const DiscreteOptions& options = {});
 
-  //! One variate.
-  double operator()(engine::Generator& gen) const {
-    LBMC_SAMPLER_NO_FP_CONTRACT
-    if (method_ == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
-    if (method_ == DiscreteMethod::rejection) return btrs(gen);
-    return point_;
-  }
-  //! The same variate as an integer, from the same outputs: the table's
-  //! cells without a round trip through double (see draw_integer).
-  std::int64_t integer(engine::Generator& gen) const {
-    if (method_ == DiscreteMethod::table) [[likely]] return table_variate(gen);
-    return static_cast<std::int64_t>((*this)(gen));
-  }
-
-  //! How this sampler draws (decided in the constructor).
-  DiscreteMethod method() const noexcept { return method_; }
-  //! The law the sampler was built from.
-  const Binomial& law() const noexcept { return law_; }
-  //! The inversion table of Binomial(trials, min(p, 1-p)) (empty unless
-  //! method() == table).
-  const InversionTable& table() const noexcept { return table_; }
-
  private:
+  friend class detail::TableOrRejection<BinomialSampler>;
+  // The table's cell, read from the top when p > 1/2.
+  std::int64_t cell_value(std::size_t j) const noexcept {
+    return table_base_ + table_step_ * static_cast<std::int64_t>(j);
+  }
+  double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
   // BTRS, Hörmann (1993) §3 (algorithm BTRS), on p' = min(p, 1-p), valid for
   // n p' >= 10; the acceptance compares with f(k)/f(m), m the mode.
-  double btrs(engine::Generator& gen) const {
+  double rejection(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     for (;;) {
-      const double u = engine::uniform_open01(gen) - 0.5;
-      const double v = engine::uniform_open01(gen);
-      const double us = 0.5 - std::abs(u);
+      const auto [u, v, us] = detail::TrsPoint::draw(gen);
       const double k = std::floor((2.0 * a_ / us + b_) * u + c_);
       if (k < 0.0 || k > n_) continue;
       if ((us >= 0.07 && v <= v_r_) ||
@@ -167,20 +174,7 @@ class BinomialSampler {
       }
     }
   }
-  double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
-  // The table's cell read from the top when p > 1/2, or past the table the
-  // tail search (an integer either way).
-  std::int64_t table_variate(engine::Generator& gen) const {
-    const std::size_t i = table_.locate(gen() >> 1);
-    if (i - 1 < table_.size()) [[likely]] return table_base_ + table_step_ * static_cast<std::int64_t>(i - 1);
-    return static_cast<std::int64_t>(
-        detail::with_generator_copy(gen, [this, i](engine::Generator& g) { return tail(i != 0, g); }));
-  }
 
-  Binomial law_;
-  DiscreteMethod method_ = DiscreteMethod::point;
-  double point_ = 0.0;
-  InversionTable table_;                // of Binomial(trials, min(p, 1-p))
   std::int64_t table_base_ = 0, table_step_ = 1;  // value of cell 1, and +-1 per cell
   // BTRS constants (on p' = min(p, 1-p)).
   double n_ = 0.0, p_ = 0.0, q_ = 0.0;

@@ -63,11 +63,8 @@ class UniformSampler {
     return x < below_b_ ? x : below_b_;
   }
 
-  //! The law the sampler was built from.
-  const Uniform& law() const noexcept { return law_; }
 
  private:
-  Uniform law_;
   double a_;
   double width_;
   double below_b_;
@@ -81,31 +78,15 @@ class ConstantSampler {
   explicit ConstantSampler(const Constant& law) noexcept : law_(law) {}
   //! Returns the value; the generator is not advanced.
   double operator()(engine::Generator& /*gen*/) const noexcept { return law_.value; }
-  //! The law the sampler was built from.
-  const Constant& law() const noexcept { return law_; }
 
  private:
   Constant law_;
 };
 
-// The sampler type of each law type, as the return types of declarations
-// that are never defined (only named in sampler_for_t).
-NormalSampler sampler_type(const Normal&);
-BinomialSampler sampler_type(const Binomial&);
-PoissonSampler sampler_type(const Poisson&);
-ExponentialSampler sampler_type(const Exponential&);
-UniformSampler sampler_type(const Uniform&);
-ConstantSampler sampler_type(const Constant&);
-GammaSampler sampler_type(const Gamma&);
-LognormalSampler sampler_type(const Lognormal&);
-WeibullSampler sampler_type(const Weibull&);
-ParetoSampler sampler_type(const Pareto&);
-GeometricSampler sampler_type(const Geometric&);
-NegBinomialSampler sampler_type(const NegBinomial&);
-EmpiricalSampler sampler_type(const Empirical&);
-//! The sampler type of a law type: sampler_for_t<Normal> is NormalSampler, ...
+//! The sampler type of a law type, as its table entry names it:
+//! sampler_for_t<Normal> is NormalSampler, ...
 template <class Law>
-using sampler_for_t = decltype(sampler_type(std::declval<const Law&>()));
+using sampler_for_t = typename LawEntry<Law>::Sampler;
 
 namespace detail {
 template <class Variant>

@@ -117,8 +117,6 @@ class GammaSampler {
     if (!small_shape_) [[likely]] return d_theta_ * draw_cube(gen);
     return (*small_shape_)(gen);
   }
-  //! The law the sampler was built from.
-  const Gamma& law() const noexcept { return law_; }
 
  private:
   // v = (1 + t)^3, t = c·x, accepted by Marsaglia–Tsang: d·v is
@@ -143,14 +141,13 @@ class GammaSampler {
   // The exact test ln u < x^2/2 + d(1 - v + ln v), x = t/c; out of line (rare).
   bool accepts(double t, double u, double v) const noexcept;
 
-  Gamma law_;
   NormalSampler scaled_normal_{Normal{0.0, 1.0}};  // Normal(0, c): t itself
   std::optional<SmallShapeGammaSampler> small_shape_;  // for k < 1
   const ExpLogTables* math_ = &exp_log_tables();
-  detail::GammaSqueeze squeeze_;
   double d_ = 0.0;
   double half_inverse_c2_ = 0.0;  // 1/(2c^2) = 9d/2
   double d_theta_ = 0.0;
+  detail::GammaSqueeze squeeze_;
 };
 
 //! Sampler for Lognormal{mu, sigma}: exp(mu + sigma·z).
@@ -163,8 +160,6 @@ class LognormalSampler {
     LBMC_SAMPLER_NO_FP_CONTRACT
     return std::exp(law_.mu + law_.sigma * unit_normal_(gen));
   }
-  //! The law the sampler was built from.
-  const Lognormal& law() const noexcept { return law_; }
 
  private:
   Lognormal law_;
@@ -190,8 +185,6 @@ class WeibullSampler {
     }
     return power_(e);
   }
-  //! The law the sampler was built from.
-  const Weibull& law() const noexcept { return law_; }
 
  private:
   // E^(1/k) in closed form for k = 1 and 2, otherwise by FixedPower.
@@ -213,8 +206,6 @@ class ParetoSampler {
     LBMC_SAMPLER_NO_FP_CONTRACT
     return law_.xm * std::exp(unit_exponential_(gen) * inverse_alpha_);
   }
-  //! The law the sampler was built from.
-  const Pareto& law() const noexcept { return law_; }
 
  private:
   Pareto law_;
@@ -233,11 +224,8 @@ class GeometricSampler {
     if (inverse_rate_ == 0.0) return 1.0;
     return 1.0 + std::floor(unit_exponential_(gen) * inverse_rate_);
   }
-  //! The law the sampler was built from.
-  const Geometric& law() const noexcept { return law_; }
 
  private:
-  Geometric law_;
   ExponentialSampler unit_exponential_{Exponential{1.0}};
   double inverse_rate_ = 0.0;  // 1/r; 0 for the point mass
 };
@@ -261,8 +249,6 @@ class NegBinomialSampler {
   }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
   const BlockRejection* blocks() const noexcept { return blocks_.get(); }
-  //! The law the sampler was built from.
-  const NegBinomial& law() const noexcept { return law_; }
 
  private:
   double upper_tail(engine::Generator& gen) const;  // cold: conditional tail search
@@ -282,8 +268,6 @@ class EmpiricalSampler {
     __extension__ using Wide = unsigned __int128;  // GCC and Clang
     return values_[static_cast<std::size_t>((static_cast<Wide>(gen()) * size_) >> 64)];
   }
-  //! The law the sampler was built from.
-  const Empirical& law() const noexcept { return law_; }
 
  private:
   Empirical law_;

@@ -210,11 +210,8 @@ class NormalSampler {
     }
   }
 
-  //! The law the sampler was built from.
-  const Normal& law() const noexcept { return law_; }
 
  private:
-  Normal law_;
   double mu_;
   double sigma_;
   const NormalZiggurat* table_;
@@ -248,11 +245,8 @@ class ExponentialSampler {
     }
   }
 
-  //! The law the sampler was built from.
-  const Exponential& law() const noexcept { return law_; }
 
  private:
-  Exponential law_;
   double mean_;
   const ExponentialZiggurat* table_;
 };
