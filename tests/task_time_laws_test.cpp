@@ -1,16 +1,21 @@
 // The task-time laws: the table of law facts (parsing, specs, ranges, help),
-// measured samples from files, the exact maxima and processor sums against
-// 40-digit values (mpmath quadrature and sums, computed independently), and
-// the refusal of laws whose moments do not exist.
+// measured samples from files, finite mixtures (specs, facts, closed forms,
+// their sampler, every command), the exact maxima and processor sums
+// against 40-digit values (mpmath quadrature and sums, computed
+// independently), and the refusal of laws whose moments do not exist.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/wait.h>
@@ -21,8 +26,11 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/analytic/scatter.hpp"
 #include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/rng.hpp"
 #include "support/files.hpp"
+#include "support/goodness_of_fit.hpp"
 
 using namespace lbmc;
 namespace fs = std::filesystem;
@@ -120,6 +128,18 @@ TEST_SUITE("fast") {
         {"geometric:0.3", 1000, 21.486814430778176667, 13.005618599157950648, 28},
         {"negbinomial:3,0.4", 10, 10.585158848769796072, 10.865062992941746069, 17},
         {"negbinomial:3,0.4", 1000, 21.852901814249357483, 8.7392166918296906718, 27},
+        // Finite mixtures, F = sum W_i F_i of the closed forms in the
+        // mixtures' known-answer test below.
+        {"mix:0.9*exponential:1+0.1*exponential:20", 10, 17.317265475331605593, 423.82192516466988836,
+         59.455176350218554531},
+        {"mix:0.9*exponential:1+0.1*exponential:20", 1000, 103.65771535112598457, 657.57382667262392123,
+         151.50782163135647411},
+        {"mix:0.5*normal:0,1+0.5*normal:5,1", 100, 7.2468251070732106078, 0.21766772456758788294,
+         8.0827163513685691803},
+        {"mix:0.7*poisson:3+0.3*poisson:30", 50, 39.788803759524768498, 11.710115572950766181, 46},
+        // Fréchet: 0.5 Pareto(3, 1) + 0.5 Exp(1), F(x) = (1 - x^-3 [x >= 1] + 1 - e^-x)/2.
+        {"mix:0.5*pareto:3,1+0.5*exponential:1", 10, 2.9474762384787315379, 2.6926246019911881250,
+         5.4818028616267382608},
     };
     for (const auto& c : cases) {
       CAPTURE(c.spec);
@@ -247,6 +267,204 @@ TEST_SUITE("fast") {
     }
     for (const auto& p : {text, nan, gap, empty, csv, negative, good}) fs::remove(p);
   }
+
+  TEST_CASE("task-time laws: finite mixtures - specs - facts and their refusals") {
+    // The spec prints back as given (weights and components canonical); a
+    // '+' inside a number's exponent does not split the terms.
+    for (const char* spec :
+         {"mix:0.9*exponential:1+0.1*exponential:20", "mix:0.5*normal:0,1+0.5*normal:5,1",
+          "mix:0.7*poisson:3+0.3*poisson:30", "mix:0.3*constant:0+0.7*poisson:5",
+          "mix:0.25*normal:1e+20,1e+16+0.75*gamma:2,1e+19", "mix:0.5*pareto:3,1+0.5*exponential:1"}) {
+      CAPTURE(spec);
+      CHECK(dist::to_spec(dist::parse_load_law(spec)) == spec);
+    }
+    CHECK(dist::to_spec(dist::parse_load_law("mix:5e-1*uniform:0,1+.5*uniform:5,6")) ==
+          "mix:0.5*uniform:0,1+0.5*uniform:5,6");
+    CHECK(dist::law_ranges_help().find("mix:W1*LAW1+W2*LAW2") != std::string::npos);
+    // Facts: the hull of the supports; continuous or integer-valued as every
+    // component is; the moments every component has; the heaviest tail's
+    // domain (Fréchet before any exponential tail, an unbounded component
+    // before bounded ones, a uniform's finite end: reversed Weibull).
+    const dist::LoadLaw exp_mix = dist::parse_load_law("mix:0.9*exponential:1+0.1*exponential:20");
+    const dist::LoadLaw pois_mix = dist::parse_load_law("mix:0.7*poisson:3+0.3*poisson:30");
+    const dist::LoadLaw gap = dist::parse_load_law("mix:0.5*uniform:0,1+0.5*uniform:5,6");
+    const dist::LoadLaw heavy = dist::parse_load_law("mix:0.5*pareto:3,1+0.5*exponential:1");
+    CHECK(dist::is_continuous(exp_mix));
+    CHECK_FALSE(dist::is_integer_valued(exp_mix));
+    CHECK(dist::is_integer_valued(pois_mix));
+    CHECK_FALSE(dist::is_continuous(pois_mix));
+    CHECK(dist::support_min(gap) == 0.0);
+    CHECK(dist::support_max(gap) == 6.0);
+    CHECK(dist::max_domain(gap) == dist::MaxDomain::reversed_weibull);
+    CHECK(dist::max_domain(dist::parse_load_law("mix:0.5*uniform:0,1+0.5*normal:0,1")) == dist::MaxDomain::gumbel);
+    CHECK(dist::max_domain(exp_mix) == dist::MaxDomain::gumbel);
+    CHECK(dist::max_domain(heavy) == dist::MaxDomain::frechet);
+    CHECK(dist::finite_moment_order(heavy) == 3.0);
+    CHECK(dist::max_domain(dist::parse_load_law("mix:0.5*binomial:10,0.5+0.5*constant:3")) == dist::MaxDomain::none);
+    CHECK_THROWS_AS(dist::require_finite_variance(dist::parse_load_law("mix:0.5*pareto:1.5,1+0.5*exponential:1"), "x"),
+                    engine::InputError);
+    // One value only: the point mass there.
+    const dist::LoadLaw point = dist::parse_load_law("mix:0.5*constant:2+0.5*binomial:2,1");
+    CHECK(dist::variance(point) == 0.0);
+    CHECK(dist::quantile(point, 0.3) == 2.0);
+    // Each malformed spec is refused with its rule named.
+    const std::pair<const char*, const char*> refused[] = {
+        {"mix:0.5*normal:0,1+0.4*normal:5,1", "the weights sum to 0.9, not to 1"},
+        {"mix:-0.5*normal:0,1+1.5*normal:5,1", "the weight '-0.5' must be > 0"},
+        {"mix:0*normal:0,1+1*normal:5,1", "the weight '0' must be > 0"},
+        {"mix:0.5*mix:0.5*normal:0,1+0.5*normal:1,1+0.5*normal:5,1", "a mixture, which cannot nest"},
+        {"mix:0.5*cauchy:0,1+0.5*normal:5,1", "unknown law 'cauchy'"},
+        {"mix:0.5normal:0,1+0.5*normal:5,1", "the term '0.5normal:0,1' is not WEIGHT*LAW"},
+        {"mix:0.5*+0.5*normal:5,1", "a term has no law after its '*'"},
+        {"mix:0.5*normal:0,1+", "the term '' is not WEIGHT*LAW"},
+        {"mix:1*normal:0,1", "expected 2 to 16 terms"},
+        {"mix:0.5*normal:0,-1+0.5*normal:5,1", "the component 'normal:0,-1': SIGMA must be in"},
+        {"mix:0.5*normal:0,1+0.5*poisson:3", "all continuous or all integer-valued"},
+        {"mix:0.5*constant:0.5+0.5*poisson:3", "all continuous or all integer-valued"},
+        {"mix:0.5*empirical:times.txt+0.5*normal:0,1", "an empirical law cannot be a component"},
+        {"mix:x*normal:0,1+0.5*normal:1,1", "the weight 'x' is not a finite number"},
+    };
+    for (const auto& [spec, rule] : refused) {
+      CAPTURE(spec);
+      const std::string message = refusal(spec);
+      CHECK(message.find(rule) != std::string::npos);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
+
+  TEST_CASE("task-time laws: finite mixtures - cdf - quantiles and moments against closed forms") {
+    // Values at 40 digits (mpmath) of the closed forms
+    //   0.9 Exp(1) + 0.1 Exp(20): F(x) = 1 - 0.9 e^-x - 0.1 e^(-x/20),
+    //     f(x) = 0.9 e^-x + 0.005 e^(-x/20), mean 0.9 + 2 = 2.9, E X^2 =
+    //     0.9·2 + 0.1·800 = 81.8, variance 81.8 - 2.9^2 = 73.39;
+    //   0.5 N(0,1) + 0.5 N(5,1): F(x) = (Phi(x) + Phi(x - 5))/2, symmetric
+    //     about 2.5, variance 1 + 2.5^2 = 7.25;
+    //   0.7 Poisson(3) + 0.3 Poisson(30): F(k) = 0.7 P3(k) + 0.3 P30(k), mean
+    //     11.1, variance 0.7·3 + 0.3·30 + 0.7·8.1^2 + 0.3·18.9^2 = 164.19;
+    // quantiles by bisection to 40 digits on these F (integer: the smallest
+    // k with F(k) >= p).
+    // A gap in the support (F is flat at 1/2 on [1, 5]: the quantile at 1/2
+    // is the smallest x with F(x) >= 1/2) and a zero-inflated Poisson
+    // (P(X = 0) = 0.3 + 0.7 e^-5, variance 0.3·3.5^2 + 0.7·(5 + 1.5^2)).
+    // The normal mixture's median is conditioned by f(2.5) = 0.0175: a few ulps.
+    const char* const exp_mix = "mix:0.9*exponential:1+0.1*exponential:20";
+    const char* const normal_mix = "mix:0.5*normal:0,1+0.5*normal:5,1";
+    const char* const poisson_mix = "mix:0.7*poisson:3+0.3*poisson:30";
+    const char* const gap = "mix:0.5*uniform:0,1+0.5*uniform:5,6";
+    const char* const zip = "mix:0.3*constant:0+0.7*poisson:5";
+    struct Known {
+      const char* spec;
+      std::string what;  // the function: cdf, ccdf, pdf, quantile, upper (quantile_upper), mean, variance
+      double at;         // x or the level (unused by the moments)
+      double value;
+      double tolerance;  // relative; 0: exactly
+    };
+    const Known known[] = {
+        {exp_mix, "cdf", 3.0, 0.8691208408264166701, 4e-16},
+        {exp_mix, "ccdf", 100.0, 0.00067379469990854670966, 4e-16},
+        {exp_mix, "pdf", 3.0, 0.04911190141320283774, 4e-16},
+        {exp_mix, "mean", 0.0, 2.9, 4e-16},
+        {exp_mix, "variance", 0.0, 73.39, 4e-15},
+        {exp_mix, "quantile", 0.5, 0.80116149667663717086, 4e-15},
+        {exp_mix, "quantile", 0.99, 46.051701859880913698, 4e-15},
+        {exp_mix, "upper", 1e-12, 506.56872045869005048, 4e-15},
+        {normal_mix, "cdf", 2.5, 0.5, 2e-16},
+        {normal_mix, "quantile", 0.5, 2.5, 2e-15},
+        {normal_mix, "quantile", 0.975, 6.6448536270986180423, 4e-15},
+        {normal_mix, "upper", 1e-10, 11.254027707160142491, 4e-15},
+        {normal_mix, "pdf", 1.0, 0.12105227737245411757, 4e-16},
+        {normal_mix, "mean", 0.0, 2.5, 4e-16},
+        {normal_mix, "variance", 0.0, 7.25, 4e-16},
+        {poisson_mix, "cdf", 10.0, 0.69980206876726839958, 1e-14},
+        {poisson_mix, "pdf", 30.0, 0.021790357941477448585, 1e-14},
+        {poisson_mix, "quantile", 0.5, 4.0, 0.0},
+        {poisson_mix, "quantile", 0.9, 32.0, 0.0},
+        {poisson_mix, "quantile", 0.99, 40.0, 0.0},
+        {poisson_mix, "upper", 1e-6, 58.0, 0.0},
+        {poisson_mix, "mean", 0.0, 11.1, 4e-16},
+        {poisson_mix, "variance", 0.0, 164.19, 4e-15},
+        {gap, "quantile", 0.25, 0.5, 4e-16},
+        {gap, "quantile", 0.75, 5.5, 4e-16},
+        {gap, "cdf", 3.0, 0.5, 0.0},
+        {gap, "quantile", 0.5, 1.0, 0.0},
+        {zip, "pdf", 0.0, 0.30471656289935982697, 4e-16},
+        {zip, "variance", 0.0, 8.75, 4e-15},
+        {zip, "quantile", 0.3, 0.0, 0.0},
+        {zip, "quantile", 0.31, 1.0, 0.0},
+    };
+    const std::map<std::string, double (*)(const dist::LoadLaw&, double)> functions = {
+        {"cdf", dist::cdf},
+        {"ccdf", dist::ccdf},
+        {"pdf", dist::pdf},
+        {"quantile", dist::quantile},
+        {"upper", dist::quantile_upper},
+        {"mean", [](const dist::LoadLaw& law, double) { return dist::mean(law); }},
+        {"variance", [](const dist::LoadLaw& law, double) { return dist::variance(law); }},
+    };
+    for (const Known& k : known) {
+      CAPTURE(k.spec);
+      CAPTURE(k.what);
+      CAPTURE(k.at);
+      const double got = functions.at(k.what)(dist::parse_load_law(k.spec), k.at);
+      CHECK(std::abs(got - k.value) <= k.tolerance * std::abs(k.value));
+    }
+  }
+
+  TEST_CASE("task-time laws: finite mixtures - exact maxima over a gap in the support by the closed form") {
+    // Two uniforms with a gap: F(x)^n = (x/2)^n on [0, 1], 2^-n on [1, 5],
+    // ((x - 4)/2)^n on [5, 6], so with h = 2^-n
+    //   E Z = 6 - h/(n+1) - 4h - 2(1 - h/2)/(n+1),
+    //   E Z^2 = 36 - 2h/(n+2) - 24h - 8(1 - h/4)/(n+2) - 16(1 - h/2)/(n+1).
+    // F's kinks at 1 and 5 slow the quadrature down to ~1e-9 of the variance
+    // (far below any Monte Carlo se; a smooth mixture keeps 1e-12).
+    const analytic::MaxMoments gap =
+        analytic::moments(analytic::MaxOfIid{dist::parse_load_law("mix:0.5*uniform:0,1+0.5*uniform:5,6"), 10});
+    const double h = std::ldexp(1.0, -10);
+    const double gap_mean = 6.0 - h / 11.0 - 4.0 * h - 2.0 * (1.0 - h / 2.0) / 11.0;
+    const double gap_square =
+        36.0 - 2.0 * h / 12.0 - 24.0 * h - 8.0 * (1.0 - h / 4.0) / 12.0 - 16.0 * (1.0 - h / 2.0) / 11.0;
+    CHECK(close(gap.mean, gap_mean, 1e-9));
+    CHECK(close(gap.variance, gap_square - gap_mean * gap_mean, 1e-8));
+  }
+
+  TEST_CASE("task-time laws: finite mixtures - first outputs pinned - one output chooses the component") {
+    // The reproducibility contract: block_generator(1, 0), the first draws.
+    const auto first = [](const char* spec) {
+      return dist::visit_sampler(dist::parse_load_law(spec), [](const auto& s) { return test::draw(s, 1, 4); });
+    };
+    CHECK(first("mix:0.9*exponential:1+0.1*exponential:20") ==
+          std::vector<double>{0.24013122406904894, 0.44428752217036022, 1.0333444418294249, 0.38475994239512662});
+    CHECK(first("mix:0.7*poisson:3+0.3*poisson:30") == std::vector<double>{26, 1, 3, 2});
+    // Constant components draw nothing: each draw is the choice's one
+    // output, and the first component is drawn 1/4 of the time (4 sd).
+    const dist::LoadLaw two = dist::parse_load_law("mix:0.25*constant:1+0.75*constant:2");
+    dist::visit_sampler(two, [](const auto& s) {
+      engine::Generator gen = engine::block_generator(77, 0);
+      const engine::Generator start = gen;
+      constexpr double kDraws = 100000;
+      double ones = 0;
+      for (int i = 0; i < kDraws; ++i) ones += s(gen) == 1.0 ? 1.0 : 0.0;
+      CHECK(gen - start == kDraws);
+      CHECK(std::abs(ones - 0.25 * kDraws) <= 4.0 * std::sqrt(kDraws * 0.25 * 0.75));
+    });
+  }
+
+  TEST_CASE("task-time laws: finite mixtures - a malformed spec is one line naming --dist - exit 2 and no file") {
+    const fs::path dir = test::scratch_folder("task_time_mix_refusals");
+    const fs::path csv = dir / "out.csv";
+    for (const char* spec :
+         {"mix:0.5*normal:0,1+0.4*normal:5,1", "mix:-0.5*normal:0,1+1.5*normal:5,1", "mix:0*normal:0,1+1*normal:5,1",
+          "mix:0.5*mix:0.5*normal:0,1+0.5*normal:1,1+0.5*normal:5,1", "mix:0.5*cauchy:0,1+0.5*normal:5,1",
+          "mix:0.5normal:0,1+0.5*normal:5,1", "mix:0.5*+0.5*normal:5,1", "mix:1*normal:0,1"}) {
+      CAPTURE(spec);
+      const test::Captured r = test::run_captured(
+          std::string(LBMC_BINARY) + " maxload --n 4 --reps 10 --dist \"" + spec + "\" --csv " + csv.string(), dir);
+      CHECK(r.code == 2);
+      CHECK(r.err.find("--dist") != std::string::npos);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK_FALSE(fs::exists(csv));
+    }
+  }
 }
 
 TEST_SUITE("statistical") {
@@ -269,5 +487,67 @@ TEST_SUITE("statistical") {
       CHECK(csv[0].find("empirical:") != std::string::npos);
     }
     fs::remove(sample);
+  }
+
+  TEST_CASE("task-time laws: finite mixtures - the sampler's goodness of fit on the exact law") {
+    // KS, moments and the 1e-3 tail count for continuous mixtures;
+    // chi-square on the exact cdf and moments for integer ones
+    // (support/goodness_of_fit.hpp: levels 1e-3, 1e-4, 4 se).
+    std::uint64_t seed = 4200;
+    const auto draws = [&](const dist::LoadLaw& law) {
+      return dist::visit_sampler(law, [&](const auto& s) { return test::draw(s, ++seed, 400'000); });
+    };
+    for (const char* spec :
+         {"mix:0.9*exponential:1+0.1*exponential:20", "mix:0.5*normal:0,1+0.5*normal:5,1",
+          "mix:0.5*uniform:0,1+0.5*uniform:5,6", "mix:0.2*gamma:0.5,1+0.3*lognormal:1,0.5+0.5*weibull:2,3"}) {
+      CAPTURE(spec);
+      const dist::LoadLaw law = dist::parse_load_law(spec);
+      test::check_continuous_law(draws(law), law);
+    }
+    for (const char* spec : {"mix:0.7*poisson:3+0.3*poisson:30", "mix:0.3*constant:0+0.7*poisson:5",
+                             "mix:0.5*geometric:0.3+0.25*negbinomial:3,0.4+0.25*binomial:40,0.5"}) {
+      CAPTURE(spec);
+      const dist::LoadLaw law = dist::parse_load_law(spec);
+      test::check_integer_law(draws(law), law, test::exact_cdf(law));
+    }
+  }
+
+  TEST_CASE("task-time laws: finite mixtures in every command - Monte Carlo within the exact references") {
+    const std::string bin = LBMC_BINARY;
+    const fs::path dir = test::scratch_folder("task_time_mix_commands");
+    const fs::path csv = dir / "out.csv";
+    const std::string exp_mix = " --dist mix:0.9*exponential:1+0.1*exponential:20";
+    const std::string normal_mix = " --dist mix:0.5*normal:0,1+0.5*normal:5,1";
+    const std::string poisson_mix = " --dist mix:0.7*poisson:3+0.3*poisson:30";
+    // maxload: every exact reference (F^n: mean, variance, quantiles) passes
+    // (--strict exits 1 on a failed one), by brute force and direct draws.
+    for (const std::string& run : std::vector<std::string>{
+             "maxload --n 10,1000 --method brute" + exp_mix + poisson_mix + normal_mix,
+             "maxload --n 300 --method direct" + exp_mix + poisson_mix}) {
+      CAPTURE(run);
+      REQUIRE(shell(bin + " " + run + " --reps 20000 --seed 13 --strict --quiet --csv " + csv.string() +
+                    " >/dev/null") == 0);
+      const std::string rows = slurp(csv);
+      CHECK(rows.find("mix:0.9*exponential:1+0.1*exponential:20") != std::string::npos);
+      CHECK(rows.find(",exact,exact,") != std::string::npos);
+      CHECK(rows.find(",fail") == std::string::npos);
+    }
+    // The other commands run them, their exact checks and bounds passing.
+    for (const std::string& run : std::vector<std::string>{
+             "maxshift --n 64" + exp_mix + poisson_mix, "scatter --tasks 10 --procs 16" + exp_mix,
+             "rebalance --n 16" + poisson_mix, "compare --N 64 --P 8" + exp_mix + poisson_mix,
+             "dynamic --p 8 --r-dist mix:0.9*exponential:1+0.1*exponential:20"}) {
+      CAPTURE(run);
+      const test::Captured r =
+          test::run_captured(bin + " " + run + " --reps 2000 --seed 13 --strict --csv " + csv.string(), dir);
+      CHECK(r.code == 0);
+      CHECK(slurp(csv).find("mix:") != std::string::npos);
+    }
+    // scatter: no processor-sum law for a mixture, so no exact row, as for
+    // lognormal tasks; the asymptotic forms stay.
+    REQUIRE(shell(bin + " scatter --tasks 10 --procs 16 --reps 1000 --seed 13 --quiet" + exp_mix + " --csv " +
+                  csv.string() + " >/dev/null") == 0);
+    CHECK(slurp(csv).find(",exact,") == std::string::npos);
+    CHECK(slurp(csv).find("salmon-printed") != std::string::npos);
   }
 }

@@ -127,22 +127,27 @@ double checked_integer_quantile(const LoadLaw& law, double z, BoostQuantile boos
 
 // The quantile of a law that gives its cdf and a bracket but no quantile:
 // inside [lo, hi], the smallest integer k with reached(k) for an integer law
-// (reached(hi) holds); otherwise the root of the increasing excess(x)
-// (F(x) - p, or q - P(X > x)), by TOMS 748 (Alefeld, Potra & Shi 1995) down
-// to a bracket of relative width 2^-52, whose midpoint is returned.
+// (reached(hi) holds); otherwise the smallest x with excess(x) >= 0, excess
+// increasing (F(x) - p, or q - P(X > x)), to a relative 2^-52: TOMS 748
+// (Alefeld, Potra & Shi 1995) finds a root, and where excess is 0 there (a
+// flat stretch of F at the level, such as a gap between the supports of
+// two components) bisection finds the stretch's left end.
 template <class Reached, class Excess>
 double inverted_quantile(std::pair<double, double> bracket, bool integer, Reached reached, Excess excess) {
   const auto [lo, hi] = bracket;
   if (integer) return first_integer(reached, lo, lo, hi);
-  if (!(lo < hi)) return lo;
-  const double at_lo = excess(lo);
-  const double at_hi = excess(hi);
-  if (at_lo >= 0.0) return lo;
-  if (at_hi <= 0.0) return hi;
+  if (!(lo < hi) || excess(lo) >= 0.0) return lo;
+  if (excess(hi) < 0.0) return hi;
   const auto close = [](double a, double b) { return std::abs(b - a) <= 0x1p-52 * std::max(std::abs(a), std::abs(b)); };
   std::uintmax_t iterations = 256;
-  const auto [a, b] = bm::tools::toms748_solve(excess, lo, hi, at_lo, at_hi, close, iterations, Policy());
-  return a + (b - a) / 2.0;
+  auto [a, b] = bm::tools::toms748_solve(excess, lo, hi, close, iterations, Policy());
+  if (excess(a) >= 0.0) b = a;  // a root at a
+  if (excess(b) == 0.0) a = lo;
+  while (!close(a, b)) {
+    const double mid = a + (b - a) / 2.0;
+    (excess(mid) >= 0.0 ? b : a) = mid;
+  }
+  return b;
 }
 
 // Boost's incomplete gamma overflows in its prefix (tgamma of a large
@@ -199,9 +204,14 @@ double level_quantile(const LoadLaw& law, double level, bool upper) {
         } else {
           if (level == level_of_min) return support_min(law);
           if (level == 1.0 - level_of_min) return support_max(law);
-          const auto excess = [&](double x) { return upper ? level - ccdf(law, x) : cdf(law, x) - level; };
-          return inverted_quantile(upper ? Entry::quantile_upper_bracket(l, level) : Entry::quantile_bracket(l, level),
-                                   facts_of(l).integer_valued, reached, excess);
+          // Above the median, the upper tail at q = 1 - p (exact): P(X > x)
+          // keeps its digits where F(x) is near 1.
+          const bool integer = facts_of(l).integer_valued;
+          const bool by_tail = upper || (level > 0.5 && !integer);
+          const double q = upper ? level : 1.0 - level;
+          const auto excess = [&](double x) { return by_tail ? q - ccdf(law, x) : cdf(law, x) - level; };
+          return inverted_quantile(by_tail ? Entry::quantile_upper_bracket(l, q) : Entry::quantile_bracket(l, level),
+                                   integer, reached, excess);
         }
       });
 }

@@ -22,6 +22,10 @@ std::vector<ValidationCase> validation_cases() {
         "pareto:4.5,1", "--dist", "geometric:0.3", "--dist", "negbinomial:3,0.4", "--n", "10,1000", "--alpha",
         "0.5,0.95"},
        0.5},
+      {"maxload", "finite mixtures",
+       {"maxload", "--dist", "mix:0.9*exponential:1+0.1*exponential:20", "--dist", "mix:0.7*poisson:3+0.3*poisson:30",
+        "--n", "10,1000", "--alpha", "0.5,0.95"},
+       0.5},
       // Prefix shifts: 1/n, Spitzer, the paper's bound on integer loads.
       {"maxshift", "normal", {"maxshift", "--dist", "normal:0,1", "--n", "16,256"}, 0.2},
       {"maxshift", "integer laws", {"maxshift", "--dist", "binomial:4096,0.5", "--dist", "poisson:10", "--n", "64"},

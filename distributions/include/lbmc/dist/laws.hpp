@@ -46,6 +46,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -60,6 +62,7 @@
 
 #include "lbmc/dist/empirical_sample.hpp"
 #include "lbmc/dist/law_entry.hpp"
+#include "lbmc/engine/lists.hpp"
 
 namespace lbmc::dist {
 
@@ -296,9 +299,11 @@ template <> struct LawEntry<Empirical> : table::EntryBase {
   }
 };
 
+struct Mixture;  // defined below the functions: its components are laws
+
 //! The closed set of laws the command line can name, in the order of --help.
 using LoadLaw = std::variant<Normal, Binomial, Poisson, Exponential, Uniform, Constant, Gamma, Lognormal, Weibull,
-                             Pareto, Geometric, NegBinomial, Empirical>;
+                             Pareto, Geometric, NegBinomial, Empirical, Mixture>;
 
 //! Parses a spec of any law of the table: `normal:MU,SIGMA`, `gamma:K,THETA`,
 //! `empirical:FILE[:COLUMN]`, ... Throws engine::InputError naming the spec
@@ -315,7 +320,7 @@ std::optional<engine::InputFile> input_file(const LoadLaw& law);
 const std::string& law_ranges_help();
 
 //! The highest order of the moments that exist: 2 or more for every law but
-//! Pareto (the moments of order below ALPHA).
+//! Pareto (the moments of order below ALPHA) and mixtures holding one.
 double finite_moment_order(const LoadLaw& law);
 //! Throws engine::InputError unless the law's mean and variance exist,
 //! naming the law and `what` needs them ("maxload estimates the variance of
@@ -336,12 +341,12 @@ Atoms atoms(const LoadLaw& law);
 std::string to_spec(const LoadLaw& law);
 
 //! True for the laws with a density (normal, exponential, uniform, gamma,
-//! lognormal, Weibull, Pareto); false for the integer
+//! lognormal, Weibull, Pareto, and mixtures of them); false for the integer
 //! laws, the constant and the empirical laws, whatever their values.
 bool is_continuous(const LoadLaw& law);
 //! True when every value of the law is an integer: binomial, Poisson,
-//! geometric, negative binomial, and a constant or empirical sample whose
-//! values all are.
+//! geometric, negative binomial, a constant or empirical sample whose values
+//! all are, and mixtures of such laws.
 bool is_integer_valued(const LoadLaw& law);
 
 double mean(const LoadLaw& law);
@@ -361,5 +366,189 @@ double quantile_upper(const LoadLaw& law, double q);
 //! The smallest and largest possible values (may be infinite).
 double support_min(const LoadLaw& law);
 double support_max(const LoadLaw& law);
+
+//! A finite mixture: component i with probability weights[i] / (the sum of
+//! the weights), which the spec requires to be 1 within 1e-12; the weights
+//! are kept as written, so that the spec prints back exactly.
+struct Mixture {
+  std::vector<double> weights;
+  std::vector<LoadLaw> components;
+};
+// Its facts and functions from its components' (a finite mixture's
+// F = sum p_i F_i and f = sum p_i f_i; moments likewise):
+// - support: the hull of the components'; the moments that exist: those
+//   every component has;
+// - the domain of attraction of the maximum, that of the heaviest tail:
+//   P(X > x) = sum p_i P(X_i > x) is dominated by its slowest-decaying
+//   term, so Fréchet if any component's is (a polynomial tail outweighs
+//   every exponential-type one), else that of the component reaching
+//   furthest up: an unbounded one is Gumbel-type whatever the bounded ones
+//   do; all bounded, the uniform's reversed Weibull or none for atoms
+//   (components that reach the same end are of one kind, all continuous or
+//   all integer-valued, and agree);
+// - all continuous or all integer-valued (a constant component must be an
+//   integer, mixed with integer laws): a law with atoms and a density at
+//   once would be neither, and the exact references of the maximum treat
+//   every law that is not continuous as one on the integers.
+template <>
+struct LawEntry<Mixture> : table::EntryBase {
+  static constexpr std::string_view help =
+      "mix:W1*LAW1+W2*LAW2+...  LAWi with probability Wi, e.g. mix:0.9*exponential:1+0.1*exponential:20;\n"
+      "                        2 to 16 components, each any law above but empirical, all continuous or all\n"
+      "                        integer-valued; each Wi > 0, their sum 1 within 1e-12";
+  //! The most components a mixture may have.
+  static constexpr std::size_t kMaxComponents = 16;
+  //! The largest |sum of the weights - 1| a spec may leave.
+  static constexpr double kWeightTolerance = 1e-12;
+  static Mixture parse(std::string_view spec, std::string_view params) {
+    const SpecRules rules(spec);
+    const std::vector<std::string_view> terms = split_terms(params);
+    rules.require(terms.size() >= 2 && terms.size() <= kMaxComponents,
+                  fmt::format("expected 2 to {} terms WEIGHT*LAW joined by '+', got {}", kMaxComponents,
+                              terms.size()));
+    Mixture m;
+    for (const std::string_view term : terms) {
+      const std::size_t star = term.find('*');
+      rules.require(star != std::string_view::npos, fmt::format("the term '{}' is not WEIGHT*LAW", term));
+      m.weights.push_back(weight(rules, term.substr(0, star)));
+      m.components.push_back(component(rules, term.substr(star + 1)));
+    }
+    const double total = sum(m.weights);
+    rules.require(std::abs(total - 1.0) <= kWeightTolerance,
+                  fmt::format("the weights sum to {}, not to 1 (within 1e-12)", total));
+    const auto continuous = [](const LoadLaw& c) { return is_continuous(c); };
+    const auto integer = [](const LoadLaw& c) { return is_integer_valued(c); };
+    rules.require(std::all_of(m.components.begin(), m.components.end(), continuous) ||
+                      std::all_of(m.components.begin(), m.components.end(), integer),
+                  "the components must be all continuous or all integer-valued (a mixture of both kinds, or "
+                  "with a constant that is not an integer, has atoms and a density at once)");
+    return m;
+  }
+  static std::string parameters(const Mixture& m) {
+    std::string text;
+    for (std::size_t i = 0; i < m.weights.size(); ++i) {
+      text += fmt::format("{}{}*{}", i == 0 ? "" : "+", m.weights[i], to_spec(m.components[i]));
+    }
+    return text;
+  }
+  static Facts facts(const Mixture& m) {
+    Facts f{kInf, -kInf, true, true, kInf, MaxDomain::none};
+    bool frechet = false;
+    for (const LoadLaw& c : m.components) {
+      const MaxDomain domain = max_domain(c);
+      frechet = frechet || domain == MaxDomain::frechet;
+      if (support_max(c) > f.support_max) f.domain = domain;
+      f.support_min = std::min(f.support_min, support_min(c));
+      f.support_max = std::max(f.support_max, support_max(c));
+      f.continuous = f.continuous && is_continuous(c);
+      f.integer_valued = f.integer_valued && is_integer_valued(c);
+      f.finite_moment_order = std::min(f.finite_moment_order, finite_moment_order(c));
+    }
+    if (frechet) f.domain = MaxDomain::frechet;
+    return f;
+  }
+  //! sum_i p_i mu_i.
+  static double mean(const Mixture& m) {
+    return weighted(m, [](const LoadLaw& c) { return dist::mean(c); });
+  }
+  //! sum_i p_i sigma_i^2 + sum_i p_i (mu_i - mu)^2 (total variance): equal
+  //! to sum_i p_i (sigma_i^2 + mu_i^2) - mu^2, without its cancellation.
+  static double variance(const Mixture& m) {
+    const double mu = mean(m);
+    return weighted(m, [mu](const LoadLaw& c) {
+      const double d = dist::mean(c) - mu;
+      return dist::variance(c) + d * d;
+    });
+  }
+  //! sum_i p_i F_i(x).
+  static double cdf(const Mixture& m, double x) {
+    return weighted(m, [x](const LoadLaw& c) { return dist::cdf(c, x); });
+  }
+  //! sum_i p_i P(X_i > x), from each component's own upper tail.
+  static double ccdf(const Mixture& m, double x) {
+    return weighted(m, [x](const LoadLaw& c) { return dist::ccdf(c, x); });
+  }
+  //! sum_i p_i f_i(x): densities, or masses for an integer mixture.
+  static double pdf(const Mixture& m, double x) {
+    return weighted(m, [x](const LoadLaw& c) { return dist::pdf(c, x); });
+  }
+  //! The hull of the components' quantiles at p: F(lo) <= p <= F(hi), since
+  //! every F_i is at most p at the first and at least p at the second.
+  static std::pair<double, double> quantile_bracket(const Mixture& m, double p) {
+    return hull(m, [p](const LoadLaw& c) { return dist::quantile(c, p); });
+  }
+  //! The same for the upper tail: P(X > lo) >= q >= P(X > hi).
+  static std::pair<double, double> quantile_upper_bracket(const Mixture& m, double q) {
+    return hull(m, [q](const LoadLaw& c) { return dist::quantile_upper(c, q); });
+  }
+  //! The sum of the weights (1 within 1e-12).
+  static double sum(const std::vector<double>& weights) {
+    double total = 0.0;
+    for (const double w : weights) total += w;
+    return total;
+  }
+  using Sampler = class MixtureSampler;
+
+ private:
+  // The terms of W1*LAW1+W2*LAW2: split at each '+' but those of a number's
+  // exponent ("1e+20": a '+' after an 'e' or 'E' that follows a digit or a
+  // '.'), with which no valid term ends.
+  static std::vector<std::string_view> split_terms(std::string_view params) {
+    std::vector<std::string_view> terms;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const auto digit = [&](std::size_t j) { return std::isdigit(static_cast<unsigned char>(params[j])) != 0; };
+      const bool exponent = i >= 2 && (params[i - 1] == 'e' || params[i - 1] == 'E') &&
+                            (digit(i - 2) || params[i - 2] == '.');
+      if (params[i] != '+' || exponent) continue;
+      terms.push_back(params.substr(start, i - start));
+      start = i + 1;
+    }
+    terms.push_back(params.substr(start));
+    return terms;
+  }
+  static double weight(const SpecRules& rules, std::string_view text) {
+    double w = 0.0;
+    try {
+      w = engine::parse_real(text);
+    } catch (const engine::InputError&) {
+      rules.require(false, fmt::format("the weight '{}' is not a finite number", text));
+    }
+    rules.require(w > 0.0, fmt::format("the weight '{}' must be > 0", text));
+    return w;
+  }
+  static LoadLaw component(const SpecRules& rules, std::string_view spec) {
+    rules.require(!spec.empty(), "a term has no law after its '*'");
+    const std::string_view name = spec.substr(0, spec.find(':'));
+    rules.require(name != table::law_name(help),
+                  fmt::format("the component '{}' is a mixture, which cannot nest", spec));
+    rules.require(name != table::law_name(LawEntry<Empirical>::help),
+                  fmt::format("the component '{}': an empirical law cannot be a component (a file's path may hold "
+                              "'+' or '*')",
+                              spec));
+    try {
+      return parse_load_law(spec);
+    } catch (const engine::InputError& e) {
+      rules.require(false, fmt::format("the component {}", e.what()));
+    }
+    return {};
+  }
+  // sum_i p_i g(component i), p_i = w_i / sum w.
+  template <class G>
+  static double weighted(const Mixture& m, G g) {
+    double total = 0.0;
+    for (std::size_t i = 0; i < m.weights.size(); ++i) total += m.weights[i] * g(m.components[i]);
+    return total / sum(m.weights);
+  }
+  template <class G>
+  static std::pair<double, double> hull(const Mixture& m, G g) {
+    std::pair<double, double> range{kInf, -kInf};
+    for (const LoadLaw& c : m.components) {
+      const double x = g(c);
+      range = {std::min(range.first, x), std::max(range.second, x)};
+    }
+    return range;
+  }
+};
 
 }  // namespace lbmc::dist

@@ -16,26 +16,34 @@
 //   table), log_pmf.hpp (Poisson, binomial and negative binomial
 //   probabilities), sampler_support.hpp
 //   (no fused multiply-add; generator hand-off to cold paths); here uniform,
-//   constant, sampler_for_t and visit_sampler. Each file's note has the details.
+//   constant, mixture, sampler_for_t and visit_sampler. Each file's note has
+//   the details.
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b. The constant
-//   consumes no randomness.
+//   consumes no randomness. A mixture chooses its component by one output,
+//   then draws it with the component's sampler (held as an AnySampler).
 // - Reproducibility: fast paths use integer operations and one or two IEEE
 //   multiplications and additions; the slow paths that call std::exp and
 //   std::log are listed in each sampler's note.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <functional>
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "lbmc/dist/discrete_samplers.hpp"
 #include "lbmc/dist/gamma_ziggurat.hpp"
+#include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/task_time_samplers.hpp"
 #include "lbmc/dist/ziggurat.hpp"
+#include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
@@ -101,6 +109,25 @@ struct SamplerVariant<std::variant<Laws...>> {
 //! chosen at run time (one alternative per law, in the order of LoadLaw).
 using AnySampler = detail::SamplerVariant<LoadLaw>::type;
 
+//! Sampler for a Mixture: the top 63 bits of one 64-bit output choose the
+//! component by inversion of the cumulative weights (each probability
+//! w_i / sum w quantized to a multiple of 2^-63 as InversionTable does, the
+//! rounding residue to the likeliest), then the component's own sampler
+//! draws, consuming what it consumes. Range: the union of the components'
+//! ranges. Exact in law up to that 2^-63 grid.
+class MixtureSampler {
+ public:
+  //! Throws engine::InputError unless there is a component and every
+  //! weight is positive and finite.
+  explicit MixtureSampler(const Mixture& law);
+  //! One variate: one output, then the component's.
+  double operator()(engine::Generator& gen) const;
+
+ private:
+  std::vector<std::uint64_t> thresholds_;  // 2^63 P(component <= i); the last is 2^63
+  std::vector<AnySampler> components_;     // of AnySampler's alternatives but the mixture's
+};
+
 //! Builds the sampler of the law held in `law` (default options) and returns
 //! f(sampler), with the sampler passed as a const lvalue of its concrete type,
 //! so that a hot loop inside f is compiled once per sampler type with no
@@ -120,6 +147,27 @@ decltype(auto) visit_sampler(const LoadLaw& law, F&& f) {
 //! The sampler of `law` (default options) as an AnySampler.
 inline AnySampler make_any_sampler(const LoadLaw& law) {
   return visit_sampler(law, [](const auto& sampler) { return AnySampler(sampler); });
+}
+
+inline MixtureSampler::MixtureSampler(const Mixture& law) {
+  const bool positive = std::all_of(law.weights.begin(), law.weights.end(),
+                                    [](double w) { return std::isfinite(w) && w > 0.0; });
+  if (law.weights.empty() || law.weights.size() != law.components.size() || !positive) {
+    throw engine::InputError("mixture sampler: need one positive finite weight per component, at least one");
+  }
+  const double total = LawEntry<Mixture>::sum(law.weights);
+  std::vector<double> probabilities;
+  for (const double w : law.weights) probabilities.push_back(w / total);
+  const InversionTable table(0.0, probabilities, 0.0, 0.0);
+  thresholds_.assign(table.thresholds().begin() + 1, table.thresholds().end() - 1);
+  for (const LoadLaw& c : law.components) components_.push_back(make_any_sampler(c));
+}
+
+inline double MixtureSampler::operator()(engine::Generator& gen) const {
+  const std::uint64_t u = gen() >> 1;
+  std::size_t i = 0;
+  while (u >= thresholds_[i]) ++i;  // thresholds_.back() = 2^63 > u stops it
+  return std::visit([&gen](const auto& sampler) { return sampler(gen); }, components_[i]);
 }
 
 }  // namespace lbmc::dist
