@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,42 +13,25 @@
 #include <unistd.h>
 
 #include "sanitizer.hpp"
+#include "support/files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Outcome = lbmc::test::Captured;
+using lbmc::test::slurp;
 
 // A scratch folder per test run.
 const fs::path& scratch() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("lbmc_cli_test_" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = lbmc::test::scratch_folder("cli_test");
   return dir;
 }
 
 // lbmc with `args`, under an address-space limit of `limit_kib` KiB when given.
-Outcome lbmc(const std::string& args, long limit_kib = 0) {
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
+Outcome run_lbmc(const std::string& args, long limit_kib = 0) {
   const std::string limit = limit_kib > 0 ? "ulimit -v " + std::to_string(limit_kib) + "; " : "";
-  const std::string cmd = limit + LBMC_BINARY + " " + args + " >" + out.string() + " 2>" + err.string();
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  return lbmc::test::run_captured(limit + LBMC_BINARY + " " + args, scratch());
 }
 
 std::size_t count_lines(const std::string& text) {
@@ -180,7 +162,7 @@ TEST_SUITE("fast") {
     };
     for (const auto& [args, option] : cases) {
       CAPTURE(args);
-      const Outcome r = lbmc(std::string(args) + " --quiet" + out);
+      const Outcome r = run_lbmc(std::string(args) + " --quiet" + out);
       CHECK(r.code == 2);
       CHECK(count_lines(r.err) == 1);
       CHECK(r.err.find(option) != std::string::npos);
@@ -196,7 +178,7 @@ TEST_SUITE("fast") {
                               {"reproduce all --seed x", "--seed"}};
     for (const auto& [args, option] : cases) {
       CAPTURE(args);
-      const Outcome r = lbmc(std::string(args) + " --quiet");
+      const Outcome r = run_lbmc(std::string(args) + " --quiet");
       CHECK(r.code == 2);
       CHECK(count_lines(r.err) == 1);
       CHECK(r.err.find(option) != std::string::npos);
@@ -207,14 +189,14 @@ TEST_SUITE("fast") {
   TEST_CASE("cli: --quiet keeps the notes of references left out - and only them") {
     // N/P past the Poisson model's range: its reference is left out of the
     // rows, which a note on stderr says even under --quiet.
-    const Outcome noted = lbmc("assign --N 9e15 --P 2 --reps 10 --seed 1 --quiet --csv -");
+    const Outcome noted = run_lbmc("assign --N 9e15 --P 2 --reps 10 --seed 1 --quiet --csv -");
     CHECK(noted.code == 0);
     CHECK(count_lines(noted.err) == 1);
     CHECK(noted.err.find("note: ") != std::string::npos);
     CHECK(noted.err.find("poisson-model unavailable") != std::string::npos);
     CHECK(noted.out.find("poisson-model") == std::string::npos);
     // Nothing left out: nothing on stderr.
-    const Outcome silent = lbmc("assign --N 100 --P 2 --reps 10 --seed 1 --quiet --csv -");
+    const Outcome silent = run_lbmc("assign --N 100 --P 2 --reps 10 --seed 1 --quiet --csv -");
     CHECK(silent.code == 0);
     CHECK(silent.err.empty());
   }
@@ -222,7 +204,7 @@ TEST_SUITE("fast") {
   TEST_CASE("cli: unwritable output paths fail before running and leave nothing") {
     for (const std::string& path : std::vector<std::string>{"/nonexistent-dir/x.csv", "/proc/version", scratch().string()}) {
       CAPTURE(path);
-      const Outcome r = lbmc("maxload --n 4 --reps 10 --quiet --csv " + path);
+      const Outcome r = run_lbmc("maxload --n 4 --reps 10 --quiet --csv " + path);
       CHECK(r.code == 2);
       CHECK(count_lines(r.err) == 1);
       CHECK(r.err.find("--csv") != std::string::npos);
@@ -230,7 +212,7 @@ TEST_SUITE("fast") {
     // An existing file is not truncated by a run that fails on bad input.
     const fs::path keep = scratch() / "keep.csv";
     std::ofstream(keep) << "precious\n";
-    const Outcome r = lbmc("maxload --n 0 --quiet --csv " + keep.string());
+    const Outcome r = run_lbmc("maxload --n 0 --quiet --csv " + keep.string());
     CHECK(r.code == 2);
     CHECK(slurp(keep) == "precious\n");
     // No temporary files are left behind.
@@ -250,18 +232,18 @@ TEST_SUITE("fast") {
     };
     for (const std::string& outputs : cases) {
       CAPTURE(outputs);
-      const Outcome r = lbmc(run + outputs);
+      const Outcome r = run_lbmc(run + outputs);
       CHECK(r.code == 2);
       CHECK(count_lines(r.err) == 1);
       CHECK(r.err.find("the same file as") != std::string::npos);
     }
     CHECK(fs::is_empty(dir / "sub"));
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);  // sub only
-    CHECK(lbmc(run + "--csv /dev/null --json /dev/null").code == 0);
+    CHECK(run_lbmc(run + "--csv /dev/null --json /dev/null").code == 0);
   }
 
   TEST_CASE("cli: output to a character device or a pipe is written in place") {
-    const Outcome null = lbmc("maxload --n 4 --reps 400 --seed 3 --quiet --csv /dev/null --json /dev/null");
+    const Outcome null = run_lbmc("maxload --n 4 --reps 400 --seed 3 --quiet --csv /dev/null --json /dev/null");
     CHECK(null.code == 0);
     CHECK(null.err.empty());
     const fs::path fifo = scratch() / "rows.fifo";
@@ -269,9 +251,9 @@ TEST_SUITE("fast") {
     const fs::path copy = scratch() / "from_fifo.csv";
     const std::string reader = "cat " + fifo.string() + " > " + copy.string() + " &";
     REQUIRE(std::system(reader.c_str()) == 0);
-    const Outcome piped = lbmc("maxload --n 4 --reps 100 --seed 3 --quiet --csv " + fifo.string());
+    const Outcome piped = run_lbmc("maxload --n 4 --reps 100 --seed 3 --quiet --csv " + fifo.string());
     CHECK(piped.code == 0);
-    const Outcome direct = lbmc("maxload --n 4 --reps 100 --seed 3 --quiet --csv -");
+    const Outcome direct = run_lbmc("maxload --n 4 --reps 100 --seed 3 --quiet --csv -");
     std::system("wait");
     for (int i = 0; i < 100 && slurp(copy) != direct.out; ++i) ::usleep(20000);
     CHECK(slurp(copy) == direct.out);
@@ -279,17 +261,17 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("cli: every seed below 2^64 is taken exactly - the largest included") {
-    const Outcome top = lbmc("maxload --n 4 --reps 10 --seed 18446744073709551615 --quiet --json -");
+    const Outcome top = run_lbmc("maxload --n 4 --reps 10 --seed 18446744073709551615 --quiet --json -");
     CHECK(top.code == 0);
     CHECK(top.out.find("\"seed\": 18446744073709551615") != std::string::npos);
-    const Outcome scientific = lbmc("maxload --n 4 --reps 10 --seed 1e6 --quiet --json -");
+    const Outcome scientific = run_lbmc("maxload --n 4 --reps 10 --seed 1e6 --quiet --json -");
     CHECK(scientific.out.find("\"seed\": 1000000,") != std::string::npos);
   }
 
   TEST_CASE("cli: no number prints as -0") {
     // -0 in a spec is zero, and a quantile of a symmetric law at 0.5 that
     // rounds to -0.0 prints unsigned.
-    const Outcome r = lbmc("maxload --dist uniform:-1,1 --dist constant:-0 --n 1 --alpha 0.5 --reps 1 --quiet --csv -");
+    const Outcome r = run_lbmc("maxload --dist uniform:-1,1 --dist constant:-0 --n 1 --alpha 0.5 --reps 1 --quiet --csv -");
     REQUIRE(r.code == 0);
     CHECK(r.out.find("-0,") == std::string::npos);
     CHECK(r.out.find(",-0\n") == std::string::npos);
@@ -299,7 +281,7 @@ TEST_SUITE("fast") {
   TEST_CASE("cli: --help states each law's valid range") {
     for (const char* command : {"maxload", "maxshift", "scatter", "rebalance"}) {
       CAPTURE(command);
-      const Outcome r = lbmc(std::string(command) + " --help");
+      const Outcome r = run_lbmc(std::string(command) + " --help");
       CHECK(r.code == 0);
       CHECK(r.out.find("1e-100 <= SIGMA <= 1e100") != std::string::npos);
     }
@@ -308,13 +290,13 @@ TEST_SUITE("fast") {
   TEST_CASE("cli: same seed gives byte-identical CSV for 1 and 2 threads") {
     const std::string args =
         "maxload --dist normal:0,1 --dist poisson:3 --n 5,300 --alpha 0.5,0.9 --reps 20000 --seed 11 --quiet";
-    const Outcome one = lbmc(args + " --threads 1 --csv -");
-    const Outcome two = lbmc(args + " --threads 2 --csv -");
+    const Outcome one = run_lbmc(args + " --threads 1 --csv -");
+    const Outcome two = run_lbmc(args + " --threads 2 --csv -");
     REQUIRE(one.code == 0);
     REQUIRE(two.code == 0);
     CHECK(one.out == two.out);
     CHECK(one.out.rfind("experiment,dist,n,method,statistic,estimate,se,ci_low,ci_high,reps,reference,", 0) == 0);
-    const Outcome other_seed = lbmc("maxload --n 5 --reps 20000 --seed 12 --quiet --threads 2 --csv -");
+    const Outcome other_seed = run_lbmc("maxload --n 5 --reps 20000 --seed 12 --quiet --threads 2 --csv -");
     CHECK(other_seed.out != two.out);
   }
 
@@ -322,8 +304,8 @@ TEST_SUITE("fast") {
     const std::string args = "maxshift --dist normal:0,1 --dist binomial:100,0.3 --n 8,33 --reps 20000 --seed 5 --quiet";
     const fs::path cov1 = scratch() / "cov1.csv";
     const fs::path cov2 = scratch() / "cov2.csv";
-    const Outcome one = lbmc(args + " --threads 1 --csv - --cov " + cov1.string());
-    const Outcome two = lbmc(args + " --threads 2 --csv - --cov " + cov2.string());
+    const Outcome one = run_lbmc(args + " --threads 1 --csv - --cov " + cov1.string());
+    const Outcome two = run_lbmc(args + " --threads 2 --csv - --cov " + cov2.string());
     REQUIRE(one.code == 0);
     REQUIRE(two.code == 0);
     CHECK(one.out == two.out);
@@ -346,7 +328,7 @@ TEST_SUITE("fast") {
   TEST_CASE("cli: files are written whole and JSON carries the metadata") {
     const fs::path csv = scratch() / "run.csv";
     const fs::path json = scratch() / "run.json";
-    const Outcome r = lbmc("maxload --n 8 --reps 5000 --seed 3 --csv " + csv.string() + " --json " + json.string());
+    const Outcome r = run_lbmc("maxload --n 8 --reps 5000 --seed 3 --csv " + csv.string() + " --json " + json.string());
     REQUIRE(r.code == 0);
     CHECK(r.err.find("seed 3") != std::string::npos);
     CHECK(r.err.find("ns/variate") != std::string::npos);
@@ -389,26 +371,26 @@ TEST_SUITE("fast") {
     for (const char* args : refused) {
       CAPTURE(args);
       if (kAddressSanitizer) break;
-      const Outcome r = lbmc(std::string(args) + " --quiet --csv " + target.string(), 3'000'000);
+      const Outcome r = run_lbmc(std::string(args) + " --quiet --csv " + target.string(), 3'000'000);
       CHECK(r.code == 2);
       CHECK(count_lines(r.err) == 1);
       CHECK(r.err.find("needs an estimated") != std::string::npos);
       CHECK_FALSE(fs::exists(target));
     }
-    const Outcome sparse = lbmc("assign --N 10 --P 1e9 --reps 100 --quiet --csv -");
+    const Outcome sparse = run_lbmc("assign --N 10 --P 1e9 --reps 100 --quiet --csv -");
     CHECK(sparse.code == 0);
     // The Poisson model and conditional binomials keep no load counters: a
     // bound on them (N or P, 8 bytes, per thread) would refuse these.
-    CHECK(lbmc("assign --model poisson --N 2e7 --P 2e6 --reps 2 --threads 2 --max-memory 2M --quiet").code == 0);
-    CHECK(lbmc("assign --N 1e9 --P 1e5 --reps 2 --threads 2 --max-memory 1M --quiet").code == 0);
+    CHECK(run_lbmc("assign --model poisson --N 2e7 --P 2e6 --reps 2 --threads 2 --max-memory 2M --quiet").code == 0);
+    CHECK(run_lbmc("assign --N 1e9 --P 1e5 --reps 2 --threads 2 --max-memory 1M --quiet").code == 0);
     // --max-memory, in powers of 1024: 2^20 stored maxima need 16 MiB.
-    const Outcome capped = lbmc("maxload --n 4 --reps 1048576 --max-memory 15M --quiet");
+    const Outcome capped = run_lbmc("maxload --n 4 --reps 1048576 --max-memory 15M --quiet");
     CHECK(capped.code == 2);
     CHECK(capped.err.find("16.0 MiB") != std::string::npos);
     CHECK(capped.err.find("--max-memory") != std::string::npos);
-    CHECK(lbmc("maxload --n 4 --reps 1000 --max-memory 17M --quiet").code == 0);
-    CHECK(lbmc("maxload --n 4 --max-memory 0 --quiet").code == 2);
-    CHECK(lbmc("maxload --n 4 --max-memory 4X --quiet").code == 2);
+    CHECK(run_lbmc("maxload --n 4 --reps 1000 --max-memory 17M --quiet").code == 0);
+    CHECK(run_lbmc("maxload --n 4 --max-memory 0 --quiet").code == 2);
+    CHECK(run_lbmc("maxload --n 4 --max-memory 4X --quiet").code == 2);
   }
 
   TEST_CASE("cli: an allocation that fails anyway is exit 3 with one line - no crash and no file") {
@@ -417,7 +399,7 @@ TEST_SUITE("fast") {
     if (kAddressSanitizer) return;
     const fs::path target = scratch() / "no_memory.csv";
     const Outcome r =
-        lbmc("rebalance --n 2e8 --reps 4 --threads 2 --max-memory 1T --quiet --csv " + target.string(), 2'000'000);
+        run_lbmc("rebalance --n 2e8 --reps 4 --threads 2 --max-memory 1T --quiet --csv " + target.string(), 2'000'000);
     CHECK(r.code == 3);
     CHECK(count_lines(r.err) == 1);
     CHECK(r.err.find("out of memory") != std::string::npos);
@@ -425,7 +407,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("cli: a full disk is exit 3 with one line") {
-    const Outcome r = lbmc("maxload --n 4 --reps 100 --quiet --csv /dev/full");
+    const Outcome r = run_lbmc("maxload --n 4 --reps 100 --quiet --csv /dev/full");
     CHECK(r.code == 3);
     CHECK(count_lines(r.err) == 1);
     CHECK(r.err.find("/dev/full") != std::string::npos);
@@ -433,17 +415,17 @@ TEST_SUITE("fast") {
 
   TEST_CASE("cli: --strict exits 1 exactly when an exact check fails") {
     // With a vanishing tolerance every continuous exact check fails.
-    CHECK(lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --strict --z-tol 1e-9").code == 1);
-    CHECK(lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --z-tol 1e-9").code == 0);
-    CHECK(lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --strict").code == 0);
+    CHECK(run_lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --strict --z-tol 1e-9").code == 1);
+    CHECK(run_lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --z-tol 1e-9").code == 0);
+    CHECK(run_lbmc("maxload --n 16 --reps 1000 --seed 1 --quiet --strict").code == 0);
   }
 
   TEST_CASE("cli: help and version exit 0") {
-    CHECK(lbmc("--help").code == 0);
-    const Outcome sub = lbmc("maxload --help");
+    CHECK(run_lbmc("--help").code == 0);
+    const Outcome sub = run_lbmc("maxload --help");
     CHECK(sub.code == 0);
     CHECK(sub.out.find("--alpha") != std::string::npos);
-    CHECK(lbmc("--version").code == 0);
+    CHECK(run_lbmc("--version").code == 0);
   }
 
   TEST_CASE("cli: --version and the JSON meta name the commit the binary was built from") {
@@ -453,8 +435,8 @@ TEST_SUITE("fast") {
     std::string revision = slurp(head);
     revision.erase(revision.find_last_not_of('\n') + 1);
     REQUIRE(revision.size() == 12);
-    CHECK(lbmc("--version").out.find("(" + revision) != std::string::npos);
-    CHECK(lbmc("maxload --n 4 --reps 10 --seed 1 --quiet --json -").out.find("\"git_revision\": \"" + revision) !=
+    CHECK(run_lbmc("--version").out.find("(" + revision) != std::string::npos);
+    CHECK(run_lbmc("maxload --n 4 --reps 10 --seed 1 --quiet --json -").out.find("\"git_revision\": \"" + revision) !=
           std::string::npos);
   }
 }

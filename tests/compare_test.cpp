@@ -163,16 +163,8 @@ void simulate_compare_k0() {
   (void)exp::simulate_compare(s, engine::RunPlan::fixed(1, 10, 1));
 }
 
-const fs::path& scratch() {
-  static const fs::path dir = lbmc::test::scratch_folder("compare_test");
-  return dir;
-}
-
 using Outcome = lbmc::test::Captured;
-
-Outcome lbmc_run(const std::string& args) {
-  return lbmc::test::run_captured(std::string(LBMC_BINARY) + " " + args, scratch());
-}
+const lbmc::test::LbmcRunner lbmc_run{lbmc::test::scratch_folder("compare_test")};
 
 }  // namespace
 
@@ -781,7 +773,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("compare: bad input exits 2 with one line and no file") {
-    const fs::path target = scratch() / "never.csv";
+    const fs::path target = lbmc_run.scratch / "never.csv";
     const char* cases[][2] = {
         {"compare --N 0", "--N"},
         {"compare --P 0", "--P"},

@@ -140,19 +140,11 @@ std::vector<std::int64_t> lpt_owners(const std::vector<double>& times, std::int6
   return owner;
 }
 
-const fs::path& scratch() {
-  static const fs::path dir = lbmc::test::scratch_folder("compare_workloads_test");
-  return dir;
-}
-
 using Run = lbmc::test::Captured;
-
-Run lbmc_run(const std::string& args) {
-  return lbmc::test::run_captured(std::string(LBMC_BINARY) + " " + args, scratch());
-}
+const lbmc::test::LbmcRunner lbmc_run{lbmc::test::scratch_folder("compare_workloads_test")};
 
 fs::path write_file(const std::string& name, const std::string& text) {
-  const fs::path path = scratch() / name;
+  const fs::path path = lbmc_run.scratch / name;
   std::ofstream(path) << text;
   return path;
 }
@@ -307,7 +299,7 @@ TEST_SUITE("fast") {
     const fs::path text = write_file("text.txt", "1\nabc\n");
     CHECK_THROWS_WITH_AS(exp::measured_workload(text.string(), 1e9),
                          ("times:" + text.string() + ": line 2: 'abc' is not a number").c_str(), engine::InputError);
-    CHECK_THROWS_AS(exp::measured_workload((scratch() / "missing.txt").string(), 1e9), engine::InputError);
+    CHECK_THROWS_AS(exp::measured_workload((lbmc_run.scratch / "missing.txt").string(), 1e9), engine::InputError);
   }
 
   TEST_CASE("compare: --times runs the measured times - deterministic strategies exactly") {
@@ -329,7 +321,7 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("compare: bad workload options exit 2 with one line and no file") {
-    const fs::path target = scratch() / "never.csv";
+    const fs::path target = lbmc_run.scratch / "never.csv";
     const fs::path good = write_file("good.txt", "1\n2\n");
     const fs::path negative = write_file("negative.txt", "1\n-2\n");
     const fs::path blank = write_file("blank.txt", "\n");
@@ -338,7 +330,7 @@ TEST_SUITE("fast") {
         {"compare --times " + negative.string(), "negative"},
         {"compare --times " + blank.string(), "--times"},
         {"compare --times " + words.string(), "--times"},
-        {"compare --times " + (scratch() / "none.txt").string(), "--times"},
+        {"compare --times " + (lbmc_run.scratch / "none.txt").string(), "--times"},
         {"compare --times " + good.string() + " --N 5", "--N"},
         {"compare --times " + good.string() + " --dist exponential:1", "--dist"},
         {"compare --times " + good.string() + " --field ar1:0.5", "--field"},

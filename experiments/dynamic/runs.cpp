@@ -108,6 +108,16 @@ DynamicModel base_model(const DynamicOptions& o, SubtaskModel model, std::int64_
   return m;
 }
 
+// visit(base) for each point of the grid model × p × lambda × t1, in that
+// order (the rows' order).
+template <class Visit>
+void for_each_base_model(const DynamicOptions& o, Visit visit) {
+  for (const SubtaskModel model : o.models)
+    for (const std::int64_t p : o.p)
+      for (const double lambda : o.lambda)
+        for (const double t1 : t1_values(o, p, lambda)) visit(base_model(o, model, p, t1, lambda));
+}
+
 double auto_nu(const DynamicModel& m) {
   if (!std::isfinite(m.lambda)) return 1.0;
   return std::max(1.0, std::round(m.lambda * m.t1 / static_cast<double>(m.p)));
@@ -135,25 +145,21 @@ void add_point_rows(const DynamicModel& m, const Estimate& t, const std::vector<
 
 void run_points(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
   const RunOptions& settings = applied.options();
-  for (const SubtaskModel model : o.models)
-    for (const std::int64_t p : o.p)
-      for (const double lambda : o.lambda)
-        for (const double t1 : t1_values(o, p, lambda)) {
-          DynamicModel base = base_model(o, model, p, t1, lambda);
-          const std::vector<double> nus = o.nu.empty() ? std::vector<double>{auto_nu(base)} : o.nu;
-          for (const double nu : nus) {
-            DynamicModel m = base;
-            m.nu = nu;
-            const double leaves = DynamicSimulator(m).expected_leaves();
-            const std::string label = label_of(m);
-            const auto [s, run] = simulate_dynamic(m, make_plan(applied, label));
-            report.record(label, run, leaves);
-            report.table().add(params_of(m), "rho", engine::exact_value(rho(m)), {});
-            const Estimate t = mean_estimate(s.t_p.mean(), s.t_p.mean_se(), s.t_p.count(), leaves, settings.level);
-            const PointReferences refs = point_references(m);
-            add_point_rows(m, t, refs.t_p, "eta", refs.eta, settings, report);
-          }
-        }
+  for_each_base_model(o, [&](const DynamicModel& base) {
+    const std::vector<double> nus = o.nu.empty() ? std::vector<double>{auto_nu(base)} : o.nu;
+    for (const double nu : nus) {
+      DynamicModel m = base;
+      m.nu = nu;
+      const double leaves = DynamicSimulator(m).expected_leaves();
+      const std::string label = label_of(m);
+      const auto [s, run] = simulate_dynamic(m, make_plan(applied, label));
+      report.record(label, run, leaves);
+      report.table().add(params_of(m), "rho", engine::exact_value(rho(m)), {});
+      const Estimate t = mean_estimate(s.t_p.mean(), s.t_p.mean_se(), s.t_p.count(), leaves, settings.level);
+      const PointReferences refs = point_references(m);
+      add_point_rows(m, t, refs.t_p, "eta", refs.eta, settings, report);
+    }
+  });
 }
 
 // ν_opt, ρ_opt, η_max and T_p.mean at ν_opt; returns the held-out η.
@@ -184,16 +190,12 @@ engine::MeanSummary add_optimum_rows(const DynamicModel& base, const NuOptimum& 
 
 void run_optimize(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
   const RunOptions& settings = applied.options();
-  for (const SubtaskModel model : o.models)
-    for (const std::int64_t p : o.p)
-      for (const double lambda : o.lambda)
-        for (const double t1 : t1_values(o, p, lambda)) {
-          const DynamicModel base = base_model(o, model, p, t1, lambda);
-          const std::string label = label_of(base) + " (nu search)";
-          const NuOptimum opt = optimize_nu(base, make_plan(applied, label), settings.level);
-          report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
-          add_optimum_rows(base, opt, settings, report);
-        }
+  for_each_base_model(o, [&](const DynamicModel& base) {
+    const std::string label = label_of(base) + " (nu search)";
+    const NuOptimum opt = optimize_nu(base, make_plan(applied, label), settings.level);
+    report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
+    add_optimum_rows(base, opt, settings, report);
+  });
 }
 
 // Lemma 1: MC of E max of p Exp(1), drawing the p variates while
@@ -260,35 +262,33 @@ void run_isoefficiency(const DynamicOptions& o, const AppliedRun& applied, Repor
 
 void run_fanouts(const DynamicOptions& o, const AppliedRun& applied, Report& report) {
   const RunOptions& settings = applied.options();
-  for (const SubtaskModel model : o.models)
-    for (const std::int64_t p : o.p)
-      for (const double lambda : o.lambda)
-        for (const double t1 : t1_values(o, p, lambda)) {
-          double best_eta = -1.0;
-          std::int64_t best = 0;
-          for (std::int64_t d = 2; d < p; ++d) {
-            if (p % d != 0) continue;
-            DynamicModel base = base_model(o, model, p, t1, lambda);
-            base.fanout = {d, p / d};
-            const std::string label = label_of(base) + " (nu search)";
-            const NuOptimum opt = optimize_nu(base, make_plan(applied, label), settings.level);
-            report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
-            const engine::MeanSummary e = add_optimum_rows(base, opt, settings, report);
-            if (e.mean > best_eta) {
-              best_eta = e.mean;
-              best = d;
-            }
-          }
-          if (best == 0) throw engine::InputError(fmt::format("--p {}: no root degree 1 < p_1 < p", p));
-          DynamicModel m = base_model(o, model, p, t1, lambda);
-          m.fanout = {best, p / best};
-          auto params = params_of(m);
-          params[5] = "";
-          const auto pd = static_cast<double>(p);
-          report.table().add(params, "p1_opt", engine::exact_value(static_cast<double>(best)),
-                             {{"theorem4", ReferenceKind::asymptotic, analytic::theorem4_root_degree(pd, 2)},
-                              {"equal-degree", ReferenceKind::asymptotic, std::sqrt(pd)}});
-        }
+  for_each_base_model(o, [&](const DynamicModel& base) {
+    const std::int64_t p = base.p;
+    double best_eta = -1.0;
+    std::int64_t best = 0;
+    for (std::int64_t d = 2; d < p; ++d) {
+      if (p % d != 0) continue;
+      DynamicModel two_level = base;
+      two_level.fanout = {d, p / d};
+      const std::string label = label_of(two_level) + " (nu search)";
+      const NuOptimum opt = optimize_nu(two_level, make_plan(applied, label), settings.level);
+      report.record(label + " held-out", opt.held_out_run, DynamicSimulator(opt.model).expected_leaves());
+      const engine::MeanSummary e = add_optimum_rows(two_level, opt, settings, report);
+      if (e.mean > best_eta) {
+        best_eta = e.mean;
+        best = d;
+      }
+    }
+    if (best == 0) throw engine::InputError(fmt::format("--p {}: no root degree 1 < p_1 < p", p));
+    DynamicModel m = base;
+    m.fanout = {best, p / best};
+    auto params = params_of(m);
+    params[5] = "";
+    const auto pd = static_cast<double>(p);
+    report.table().add(params, "p1_opt", engine::exact_value(static_cast<double>(best)),
+                       {{"theorem4", ReferenceKind::asymptotic, analytic::theorem4_root_degree(pd, 2)},
+                        {"equal-degree", ReferenceKind::asymptotic, std::sqrt(pd)}});
+  });
 }
 
 }  // namespace

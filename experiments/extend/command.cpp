@@ -31,9 +31,7 @@ class ExtendCommand final : public Command {
   void attach(CLI::App& app) override {
     app.add_option("state", path_, "the state file its --checkpoint wrote")->required();
     app.add_option("--reps", reps_text_, "replications per point, more than the run had")->required();
-    app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
-    app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout (default: as stored)");
-    app.add_option("--json", overrides_.json, "write JSON to FILE, or - for stdout (default: as stored)");
+    add_overrides(app, overrides_, true);
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string&) override {

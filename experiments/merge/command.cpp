@@ -37,9 +37,7 @@ class MergeCommand final : public Command {
 
   void attach(CLI::App& app) override {
     app.add_option("states", paths_, "the slices' state files")->required();
-    app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
-    app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout");
-    app.add_option("--json", overrides_.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
+    add_overrides(app, overrides_, false);
     app.add_flag("--quiet", quiet_, "no seed, timing or progress lines on stderr (notes of references left out stay)");
     app.footer(
         "Slices: lbmc COMMAND ... --seed S --blocks FIRST:COUNT --checkpoint FILE, for contiguous block ranges that\n"

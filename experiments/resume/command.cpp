@@ -21,9 +21,7 @@ class ResumeCommand final : public Command {
 
   void attach(CLI::App& app) override {
     app.add_option("state", path_, "the state file")->required();
-    app.add_option("--threads", overrides_.threads, "OpenMP threads (default: all)");
-    app.add_option("--csv", overrides_.csv, "write tidy CSV to FILE, or - for stdout (default: as stored)");
-    app.add_option("--json", overrides_.json, "write JSON to FILE, or - for stdout (default: as stored)");
+    add_overrides(app, overrides_, true);
     app.footer(
         "The run goes on with the arguments stored in the state (seed included) and writes the bytes of the run\n"
         "had it never stopped; it keeps checkpointing to the file its --checkpoint names.");

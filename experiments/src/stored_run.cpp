@@ -54,6 +54,13 @@ std::vector<std::string> with_overrides(std::vector<std::string> arguments, cons
   return with_option(std::move(arguments), "--json", overrides.json);
 }
 
+void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored) {
+  const std::string by_default = stored ? " (default: as stored)" : "";
+  app.add_option("--threads", overrides.threads, "OpenMP threads (default: all)");
+  app.add_option("--csv", overrides.csv, "write tidy CSV to FILE, or - for stdout" + by_default);
+  app.add_option("--json", overrides.json, "write JSON (rows and run metadata) to FILE, or - for stdout" + by_default);
+}
+
 void check_state_origin(const engine::RunState& state, const std::string& path) {
   if (state.version != engine::version_line()) {
     throw engine::InputError(

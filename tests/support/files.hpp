@@ -50,4 +50,15 @@ inline Captured run_captured(const std::string& command, const std::filesystem::
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
 
+#ifdef LBMC_BINARY
+//! Runs the lbmc binary with `args` (a shell word list) in a scratch folder
+//! of its own: run("maxload --n 4").
+struct LbmcRunner {
+  std::filesystem::path scratch;
+  Captured operator()(const std::string& args) const {
+    return run_captured(std::string(LBMC_BINARY) + " " + args, scratch);
+  }
+};
+#endif
+
 }  // namespace lbmc::test

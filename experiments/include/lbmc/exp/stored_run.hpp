@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "lbmc/engine/run_state.hpp"
 
 namespace lbmc::exp {
@@ -28,6 +30,9 @@ struct StoredRunOverrides {
   std::string json;
 };
 std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides);
+//! Declares --threads, --csv and --json into `overrides`; `stored`: the
+//! outputs default to the stored run's.
+void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored);
 
 //! Throws InputError naming `path` unless `state` was written by this lbmc
 //! and stores a command line.
