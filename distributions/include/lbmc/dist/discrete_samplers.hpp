@@ -75,14 +75,13 @@ class TableOrRejection {
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     if (method_ == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
-    if (method_ == DiscreteMethod::rejection) return derived().rejection(gen);
-    return point_;
+    return other_variate(gen);
   }
   //! The same variate as an integer, from the same outputs: the table's
   //! cells without a round trip through double (see draw_integer).
   std::int64_t integer(engine::Generator& gen) const {
     if (method_ == DiscreteMethod::table) [[likely]] return table_variate(gen);
-    return static_cast<std::int64_t>((*this)(gen));
+    return static_cast<std::int64_t>(other_variate(gen));
   }
   //! How this sampler draws (decided in the constructor).
   DiscreteMethod method() const noexcept { return method_; }
@@ -96,6 +95,15 @@ class TableOrRejection {
 
  private:
   const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
+  // Rejection or the point mass; the rejection loop gets a copy of the
+  // generator (with_generator_copy), so that a caller whose loop does not
+  // inline it keeps its own generator in registers.
+  double other_variate(engine::Generator& gen) const {
+    if (method_ == DiscreteMethod::rejection) {
+      return with_generator_copy(gen, [this](engine::Generator& g) { return derived().rejection(g); });
+    }
+    return point_;
+  }
   std::int64_t table_variate(engine::Generator& gen) const {
     const std::size_t i = table_.locate(gen() >> 1);
     if (i - 1 < table_.size()) [[likely]] return derived().cell_value(i - 1);

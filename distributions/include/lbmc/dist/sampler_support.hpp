@@ -29,9 +29,11 @@ namespace lbmc::dist::detail {
 
 //! Calls f(copy of gen) and writes the copy back. Cold paths that need the
 //! generator go through this, so that the caller's generator never has its
-//! address passed to an out-of-line function and can live in registers.
+//! address passed to an out-of-line function and can live in registers;
+//! it is always inlined, for an out-of-line copy of it would take that
+//! address (GCC leaves it out of line once enough kernels use it).
 template <class F>
-auto with_generator_copy(engine::Generator& gen, F&& f) {
+[[gnu::always_inline]] inline auto with_generator_copy(engine::Generator& gen, F&& f) {
   engine::Generator local = gen;
   auto result = std::forward<F>(f)(local);
   gen = local;
