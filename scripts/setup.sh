@@ -4,9 +4,9 @@
 set -euo pipefail
 
 packages=(
-  g++ make cmake git
+  g++ make cmake git dpkg-dev
   libeigen3-dev libboost-dev libpcg-cpp-dev doctest-dev
-  libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev python3-numpy gnuplot-nox
+  libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev python3-numpy gnuplot-nox help2man man-db
   libopenmpi-dev openmpi-bin
   clang libclang-rt-dev libomp-dev
 )

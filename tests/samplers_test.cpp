@@ -364,7 +364,7 @@ TEST_SUITE("fast") {
 
   TEST_CASE("samplers: the first outputs of a fixed seed and block are pinned") {
     // The reproducibility contract (DESIGN §2): these numbers may change only
-    // with a deliberate change of algorithm, noted in README's Reproducibility.
+    // with a deliberate change of algorithm, noted in CHANGELOG.md.
     constexpr std::uint64_t kSeed = 20240611;
     constexpr std::uint64_t kBlock = 3;
     auto first = [&](const auto& sampler) { return draw(sampler, kSeed, 6, kBlock); };

@@ -33,7 +33,7 @@
 //   LoadLaw), its sampler (a class in the sampler header of its kind, so
 //   that no include changes, with its source if it has one), its tests
 //   (tests/task_time_laws_test.cpp: spec, facts, known values, the exact
-//   references its cdf gives, its sampler's goodness of fit) and README.md's
+//   references its cdf gives, its sampler's goodness of fit) and docs/guide.md's
 //   law table. A law whose parameters are laws is declared before LoadLaw
 //   and defined after the functions below, which its entry uses on its
 //   components.
