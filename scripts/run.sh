@@ -4,7 +4,7 @@
 # ERRATA.md) and the plots of results/plots/.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" lbmc
 cd "$root"
 if [[ $# -gt 0 ]]; then
   exec "$root/build/release/lbmc" "$@"

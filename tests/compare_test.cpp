@@ -648,15 +648,11 @@ TEST_SUITE("statistical") {
     const std::string args =
         "compare --dist exponential:1 --dist geometric:0.3 --N 7,100 --P 4 --h 0,0.01 --strategy "
         "block,cyclic,random,choice:2,self,lpt,chunk:3,guided --reps 3000 --seed 17 --quiet --csv -";
-    const Outcome one = lbmc_run(args + " --threads 1");
-    const Outcome two = lbmc_run(args + " --threads 2");
-    REQUIRE(one.code == 0);
-    REQUIRE(two.code == 0);
-    CHECK(one.out == two.out);
-    CHECK(one.out.rfind("experiment,dist,field,N,P,h,strategy,statistic,estimate,se,", 0) == 0);
-    CHECK(one.out.find(",choice:2 vs block,efficiency_diff.mean,") != std::string::npos);
+    const std::string csv = lbmc::test::same_output_at_1_and_2_threads(lbmc_run, args);
+    CHECK(csv.rfind("experiment,dist,field,N,P,h,strategy,statistic,estimate,se,", 0) == 0);
+    CHECK(csv.find(",choice:2 vs block,efficiency_diff.mean,") != std::string::npos);
     const Outcome other = lbmc_run("compare --dist exponential:1 --N 7,100 --P 4 --reps 3000 --seed 18 --quiet --csv -");
-    CHECK(other.out != one.out);
+    CHECK(other.out != csv);
   }
 
   TEST_CASE("compare: --h is a sweep with its own column - the task times shared across it") {
@@ -761,12 +757,7 @@ TEST_SUITE("fast") {
     // On stderr after each point, unless --quiet; never in the CSV.
     const Outcome loud = lbmc_run("compare --N 20 --P 4 --h 0,1 --reps 200 --seed 3 --csv -");
     REQUIRE(loud.code == 0);
-    std::size_t count = 0;
-    for (std::size_t at = loud.err.find("ranking by efficiency.mean"); at != std::string::npos;
-         at = loud.err.find("ranking by efficiency.mean", at + 1)) {
-      ++count;
-    }
-    CHECK(count == 2);
+    CHECK(lbmc::test::count_of(loud.err, "ranking by efficiency.mean") == 2);
     CHECK(loud.out.find("ranking") == std::string::npos);
     const Outcome quiet = lbmc_run("compare --N 20 --P 4 --reps 200 --seed 3 --quiet --csv -");
     CHECK(quiet.err.find("ranking") == std::string::npos);

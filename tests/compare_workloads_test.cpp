@@ -399,12 +399,7 @@ TEST_SUITE("statistical") {
         "compare --dist constant:1 --N 8,20 --P 8,20 --strategy choice:2,choice:3 --reps 40000 --seed 31 --quiet "
         "--strict --csv -");
     REQUIRE(run.code == 0);
-    std::size_t exact = 0;
-    for (std::size_t at = run.out.find(",power-of-choices,exact,"); at != std::string::npos;
-         at = run.out.find(",power-of-choices,exact,", at + 1)) {
-      ++exact;
-    }
-    CHECK(exact == 8);
+    CHECK(lbmc::test::count_of(run.out, ",power-of-choices,exact,") == 8);
     CHECK(run.out.find(",fluid-limit,asymptotic,") != std::string::npos);
     CHECK(run.out.find(",fail\n") == std::string::npos);
   }

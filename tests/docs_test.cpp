@@ -4,11 +4,13 @@
 // heading of its target, by GitHub's rule for heading ids; every page of
 // docs/ is reachable from README.md. The reference pages agree with the
 // program: each command's page (docs/commands/) and man page name every
-// option of its --help, and no option it does not have.
+// option of its --help, and no option it does not have; README's console
+// examples run and print what they show.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -16,6 +18,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <sys/wait.h>
 
 #include "support/files.hpp"
 
@@ -208,7 +212,7 @@ TEST_SUITE("fast") {
 
 #ifdef LBMC_MAN_DIR
   TEST_CASE("docs: each command's man page shows the options of its --help") {
-    const std::regex option(R"((--[A-Za-z0-9-]+))");
+    const std::regex option_name(R"((--[A-Za-z0-9-]+))");
     const std::vector<std::string> names = commands();
     CHECK(names.size() >= 12);
     CHECK(fs::exists(fs::path(LBMC_MAN_DIR) / "lbmc.1"));
@@ -218,7 +222,7 @@ TEST_SUITE("fast") {
       const std::string page = std::regex_replace(
           lbmc::test::slurp(fs::path(LBMC_MAN_DIR) / ("lbmc-" + command + ".1")), std::regex(R"(\\-)"), "-");
       REQUIRE_FALSE(page.empty());
-      const std::set<std::string> shown = named_options(page, option);
+      const std::set<std::string> shown = named_options(page, option_name);
       const std::set<std::string> options = help_options(command);
       for (const std::string& option : options) {
         CAPTURE(option);
@@ -243,6 +247,58 @@ TEST_SUITE("fast") {
     CHECK(complete("lbmc maxload --dist po") == "poisson:\n");
     CHECK(complete("lbmc dynamic --r-dist mi") == "mix:\n");
     CHECK(complete("lbmc assign --sol") == "--solve-P\n");
+  }
+
+  TEST_CASE("docs: README's console examples run - and print the lines they show") {
+    // Each "$ COMMAND" of a console block runs in a scratch folder holding
+    // times.txt (scripts/example_times.sh), lbmc being the built binary and
+    // mpirun the MPI launcher; the lines shown under it ("..." skips) must
+    // appear in what it prints (stdout and stderr), in their order.
+    const fs::path scratch = lbmc::test::scratch_folder("docs_examples");
+    REQUIRE(lbmc::test::shell((kRoot / "scripts" / "example_times.sh").string() + " > " +
+                              (scratch / "times.txt").string()) == 0);
+    struct Example {
+      std::string command;
+      std::vector<std::string> shown;
+    };
+    std::vector<Example> examples;
+    bool console = false;
+    for (const std::string& line : lines_of(kRoot / "README.md")) {
+      if (line.rfind("```", 0) == 0) {
+        console = line == "```console";
+      } else if (console && line.rfind("$ ", 0) == 0) {
+        examples.push_back({line.substr(2), {}});
+      } else if (console && !examples.empty() && line.find("...") == std::string::npos) {
+        examples.back().shown.push_back(line);
+      }
+    }
+    CHECK(examples.size() >= 4);
+    for (Example& example : examples) {
+      CAPTURE(example.command);
+      std::string command = example.command;
+      if (command.rfind("mpirun ", 0) == 0) {
+#ifdef LBMC_MPIEXEC
+        command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(LBMC_MPIEXEC) +
+                  " -q --oversubscribe --bind-to none" + command.substr(6);
+#else
+        continue;
+#endif
+      }
+      command = std::regex_replace(command, std::regex(R"((^| )lbmc )"), "$1" + std::string(LBMC_BINARY) + " ");
+      const fs::path out = scratch / "printed.txt";
+      const int status =
+          std::system(("cd " + scratch.string() + " && { " + command + "; } >" + out.string() + " 2>&1").c_str());
+      CHECK(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 0);
+      std::istringstream printed(lbmc::test::slurp(out));
+      std::string line;
+      for (const std::string& shown : example.shown) {
+        CAPTURE(shown);
+        bool found = false;
+        while (!found && std::getline(printed, line)) found = line == shown;
+        CHECK(found);
+      }
+    }
   }
 
   TEST_CASE("docs: heading ids follow GitHub's rule") {

@@ -485,4 +485,24 @@ TEST_SUITE("statistical") {
                   target.string() + " >/dev/null") == 0);
     CHECK(shell(bin + " extend " + target.string() + " --reps 100000 2>/dev/null") == 2);
   }
+
+  TEST_CASE("resume - extend: the display options of every command - same bytes") {
+    const std::string bin = LBMC_BINARY;
+    const fs::path state = scratch() / "display.state";
+    const fs::path whole = scratch() / "display_whole.csv";
+    const fs::path again = scratch() / "display_again.csv";
+    fs::remove(state);
+    REQUIRE(shell(bin + " maxload --n 16 --reps 2e4 --seed 5 --progress never --checkpoint " + state.string() +
+                  " --csv " + whole.string() + " 2>/dev/null") == 0);
+    for (const std::string command : {"resume", "extend"}) {
+      CAPTURE(command);
+      const std::string more = command == "extend" ? " --reps 2e4" : "";
+      const lbmc::test::Captured r = lbmc::test::run_captured(
+          bin + " " + command + " " + state.string() + more + " --progress never --quiet --csv " + again.string(),
+          scratch());
+      CHECK(r.code == 0);
+      CHECK(r.err.empty());
+      CHECK(slurp(again) == slurp(whole));
+    }
+  }
 }

@@ -33,13 +33,13 @@ struct Toy {
     return std::tie(s.x, s.y, s.x_values, s.hit);
   }
   static constexpr auto statistics() {
-    using namespace stat;
+    using namespace stat;  // quantiles and reciprocal name engine functions too: qualified
     return std::array{
         mean("x.mean", &Toy::x, "E x").watched(),
         variance("x.variance", &Toy::x, "Var x"),
         stat::quantiles("x", &Toy::x_values, "quantiles of x"),
         proportion("hit", &Toy::hit, "P(hit)"),
-        reciprocal("eff", &Toy::x, "c/E x"),
+        stat::reciprocal("eff", &Toy::x, "c/E x"),
         derived<Toy>("extra", "formed by the caller"),
         mean("y.mean", &Toy::y, "E y").watched().when_observed(),
     };

@@ -85,17 +85,8 @@ std::string to_csv(const ResultTable& table) {
 
 nlohmann::json to_json(const ResultTable& table, const RunMeta& meta) {
   nlohmann::json m = build_info();
+  m.update(nlohmann::json(meta));
   m["experiment"] = table.experiment;
-  m["command_line"] = meta.command_line;
-  m["seed"] = meta.seed;
-  m["threads"] = meta.threads;
-  m["ranks"] = meta.ranks;
-  m["reps"] = meta.reps;
-  m["start_time"] = meta.start_time;
-  m["wall_seconds"] = meta.wall_seconds;
-  m["reps_per_second"] = meta.reps_per_second;
-  m["ns_per_variate"] = meta.ns_per_variate;
-  m["stopping"] = meta.stopping;
   m["z_tol"] = table.z_tol;
   m["notes"] = table.notes;
   nlohmann::json rows = nlohmann::json::array();

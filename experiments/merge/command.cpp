@@ -38,7 +38,6 @@ class MergeCommand final : public Command {
   void attach(CLI::App& app) override {
     app.add_option("states", paths_, "the slices' state files")->required();
     add_overrides(app, overrides_, false);
-    app.add_flag("--quiet", quiet_, "no seed, timing or progress lines on stderr (notes of references left out stay)");
     app.footer(
         "Slices: lbmc COMMAND ... --seed S --blocks FIRST:COUNT --checkpoint FILE, for contiguous block ranges that\n"
         "together cover every block of every point; the last slice may name a COUNT past the end (--blocks 64:1e12).\n"
@@ -71,7 +70,6 @@ class MergeCommand final : public Command {
     }
     engine::RunState merged = engine::merge_slices(states, paths_);
     std::vector<std::string> arguments = with_overrides(common_arguments(merged.arguments), overrides_);
-    if (quiet_) arguments.push_back("--quiet");
     return std::make_unique<CheckedAction>([merged = std::move(merged), arguments = std::move(arguments)]() mutable {
       return run_stored(std::move(merged), std::move(arguments));
     });
@@ -80,7 +78,6 @@ class MergeCommand final : public Command {
  private:
   std::vector<std::string> paths_;
   StoredRunOverrides overrides_;
-  bool quiet_ = false;
 };
 
 }  // namespace

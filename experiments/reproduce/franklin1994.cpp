@@ -136,12 +136,7 @@ void grouping(const ReproduceContext& ctx, std::vector<Claim>& claims) {
 }  // namespace
 
 std::vector<Claim> franklin1994_claims(const ReproduceContext& ctx) {
-  std::vector<Claim> claims;
-  table1(ctx, claims);
-  approximation_of_p(ctx, claims);
-  one_task_per_processor(ctx, claims);
-  grouping(ctx, claims);
-  return claims;
+  return claims_of(ctx, {table1, approximation_of_p, one_task_per_processor, grouping});
 }
 
 }  // namespace lbmc::exp

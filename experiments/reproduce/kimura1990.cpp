@@ -121,7 +121,7 @@ double binet_integral(double z, double k) {
   return sum * h / 3.0;
 }
 
-void appendix(std::vector<Claim>& claims) {
+void appendix(const ReproduceContext& /*ctx*/, std::vector<Claim>& claims) {
   constexpr std::int64_t p = 10;
   const double z = p + 1.0;
   const double printed = kGamma + 2.0 + std::log(z) - 1.0 / (2.0 * z) - binet_integral(z, 2.0);
@@ -341,15 +341,7 @@ void theorem4(const ReproduceContext& ctx, std::vector<Claim>& claims) {
 }  // namespace
 
 std::vector<Claim> kimura1990_claims(const ReproduceContext& ctx) {
-  std::vector<Claim> claims;
-  lemma1(ctx, claims);
-  appendix(claims);
-  proposition1(ctx, claims);
-  theorem1(ctx, claims);
-  theorem2_corollary1(ctx, claims);
-  theorem3(ctx, claims);
-  theorem4(ctx, claims);
-  return claims;
+  return claims_of(ctx, {lemma1, appendix, proposition1, theorem1, theorem2_corollary1, theorem3, theorem4});
 }
 
 }  // namespace lbmc::exp

@@ -1,9 +1,10 @@
 // `lbmc reproduce`: each paper is a list of claim parts, functions that
 // recompute a group of printed numbers. A later experiment adds its claims by
-// adding a part to its paper in papers/registry.cpp.
+// adding a part to its paper in papers.cpp.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,15 @@ struct ReproduceContext {
 };
 
 using ClaimPart = std::vector<Claim> (*)(const ReproduceContext&);
+
+//! A piece of a part: appends the rows of one group of printed numbers.
+using ClaimRows = void (*)(const ReproduceContext&, std::vector<Claim>&);
+//! The rows of `pieces`, in order.
+inline std::vector<Claim> claims_of(const ReproduceContext& ctx, std::initializer_list<ClaimRows> pieces) {
+  std::vector<Claim> claims;
+  for (const ClaimRows piece : pieces) piece(ctx, claims);
+  return claims;
+}
 
 struct Paper {
   std::string id;

@@ -51,7 +51,13 @@ std::vector<std::string> with_option(std::vector<std::string> arguments, const s
 std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides) {
   arguments = with_option(std::move(arguments), "--threads", overrides.threads);
   arguments = with_option(std::move(arguments), "--csv", overrides.csv);
-  return with_option(std::move(arguments), "--json", overrides.json);
+  arguments = with_option(std::move(arguments), "--json", overrides.json);
+  arguments = with_option(std::move(arguments), "--progress", overrides.progress);
+  if (overrides.quiet) {
+    arguments = without_option(arguments, "--quiet", true);
+    arguments.push_back("--quiet");
+  }
+  return arguments;
 }
 
 void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored) {
@@ -59,6 +65,9 @@ void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored) {
   app.add_option("--threads", overrides.threads, "OpenMP threads (default: all)");
   app.add_option("--csv", overrides.csv, "write tidy CSV to FILE, or - for stdout" + by_default);
   app.add_option("--json", overrides.json, "write JSON (rows and run metadata) to FILE, or - for stdout" + by_default);
+  app.add_option("--progress", overrides.progress, "progress on stderr: auto|always|never");
+  app.add_flag("--quiet", overrides.quiet,
+               "no seed, timing or progress lines on stderr (notes of references left out stay)");
 }
 
 void check_state_origin(const engine::RunState& state, const std::string& path) {

@@ -106,15 +106,19 @@ def max_of_iid(kind, a, b, n, alphas=(), ceil_L=()):
         return F[i] ** n if F[i] <= half else (1 - G[i]) ** n
 
     m = len(pmf)
-    # median of Z: bisection on the monotone H
-    a_, b_ = 0, m - 1
-    while b_ - a_ > 1:
-        mid = (a_ + b_) // 2
-        if H(mid) >= half:
-            b_ = mid
-        else:
-            a_ = mid
-    ic = b_
+
+    def first_reaching(level):
+        # the smallest index i with H(i) >= level: bisection on the monotone H
+        a_, b_ = 0, m - 1
+        while b_ - a_ > 1:
+            mid = (a_ + b_) // 2
+            if H(mid) >= level:
+                b_ = mid
+            else:
+                a_ = mid
+        return b_
+
+    ic = first_reaching(half)  # the median of Z
     s1, s2 = Decimal(0), Decimal(0)
     for i in range(ic, m):
         t = 1 - H(i)
@@ -137,15 +141,7 @@ def max_of_iid(kind, a, b, n, alphas=(), ceil_L=()):
     var = s2 - s1 * s1
     qs = []
     for al in alphas:
-        a_, b_ = 0, m - 1
-        target = Decimal(al)
-        while b_ - a_ > 1:
-            mid = (a_ + b_) // 2
-            if H(mid) >= target:
-                b_ = mid
-            else:
-                a_ = mid
-        qs.append(lo + b_)
+        qs.append(lo + first_reaching(Decimal(al)))
     ceil_means = []
     for L in ceil_L:
         # terms with jL below the window are 1 to 40+ digits: counted

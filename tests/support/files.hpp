@@ -9,6 +9,7 @@
 #include <iterator>
 #include <string>
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,13 @@ inline std::filesystem::path scratch_folder(const std::string& name) {
 inline std::string slurp(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+//! How many times `needle` occurs in `text` (overlapping ones included).
+inline std::size_t count_of(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
 }
 
 //! The exit code of `bash -c 'command'` (-1 when it did not exit).
@@ -59,6 +67,17 @@ struct LbmcRunner {
     return run_captured(std::string(LBMC_BINARY) + " " + args, scratch);
   }
 };
+
+//! Runs `args` at 1 and at 2 threads: both must exit 0 and print the same
+//! bytes, which are returned.
+inline std::string same_output_at_1_and_2_threads(const LbmcRunner& run, const std::string& args) {
+  const Captured one = run(args + " --threads 1");
+  const Captured two = run(args + " --threads 2");
+  REQUIRE(one.code == 0);
+  REQUIRE(two.code == 0);
+  CHECK(one.out == two.out);
+  return one.out;
+}
 #endif
 
 }  // namespace lbmc::test

@@ -89,34 +89,32 @@ struct Statistic {
   }
 };
 
-//! The builders of entries.
+//! The builders of entries: stat::mean("W'.mean", &Sample::w_prime, "help"),
+//! the sample's type taken from the member.
 namespace stat {
 
-//! The mean of `m` (a second moment is the mean of the squares' accumulator).
-template <class S>
-constexpr Statistic<S> mean(std::string_view name, Moments S::*m, std::string_view help) {
-  return {name, Estimator::mean, m, help};
-}
-//! The variance s² of `m`.
-template <class S>
-constexpr Statistic<S> variance(std::string_view name, Moments S::*m, std::string_view help) {
-  return {name, Estimator::variance, m, help};
-}
-//! The α-quantiles of `q`, one row VARIABLE.q<α> per --alpha level.
-template <class S>
-constexpr Statistic<S> quantiles(std::string_view variable, QuantileStore S::*q, std::string_view help) {
-  return {variable, Estimator::quantiles, q, help};
-}
-//! The proportion `p`, with its exact interval.
-template <class S>
-constexpr Statistic<S> proportion(std::string_view name, Proportion S::*p, std::string_view help) {
-  return {name, Estimator::proportion, p, help};
-}
-//! c/mean(m), c given per point (RowInputs::scale), by the delta method.
-template <class S>
-constexpr Statistic<S> reciprocal(std::string_view name, Moments S::*m, std::string_view help) {
-  return {name, Estimator::reciprocal, m, help};
-}
+//! An entry estimated by `E` from a member of type `Accumulator`.
+template <Estimator E, class Accumulator>
+struct EntryOf {
+  template <class S>
+  constexpr Statistic<S> operator()(std::string_view name, Accumulator S::*member, std::string_view help) const {
+    return {name, E, member, help};
+  }
+};
+
+//! The mean of a Moments member (a second moment is the mean of the
+//! squares' accumulator).
+inline constexpr EntryOf<Estimator::mean, Moments> mean{};
+//! The variance s² of a Moments member.
+inline constexpr EntryOf<Estimator::variance, Moments> variance{};
+//! The α-quantiles of a QuantileStore, one row VARIABLE.q<α> per --alpha
+//! level (the name is the variable's).
+inline constexpr EntryOf<Estimator::quantiles, QuantileStore> quantiles{};
+//! A Proportion, with its exact interval.
+inline constexpr EntryOf<Estimator::proportion, Proportion> proportion{};
+//! c/mean of a Moments member, c given per point (RowInputs::scale), by the
+//! delta method.
+inline constexpr EntryOf<Estimator::reciprocal, Moments> reciprocal{};
 //! A statistic the command forms (RowInputs::derived).
 template <class S>
 constexpr Statistic<S> derived(std::string_view name, std::string_view help) {

@@ -26,6 +26,9 @@ struct RunMeta {
   double ns_per_variate = 0.0;
   std::string stopping;  // how the run ended (fixed reps, target met, max reps)
 };
+// The JSON meta's run fields, by member name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunMeta, command_line, seed, threads, ranks, reps, start_time, wall_seconds,
+                                   reps_per_second, ns_per_variate, stopping)
 
 //! Zero without its sign: no output of lbmc prints -0 (a quantile or a
 //! difference of equal values rounds to -0.0 in floating point).

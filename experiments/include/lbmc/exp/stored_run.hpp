@@ -23,15 +23,18 @@ std::vector<std::string> with_option(std::vector<std::string> arguments, const s
                                      const std::string& value);
 
 //! The options a stored run may take anew, none of which changes a byte of
-//! its results: --threads, --csv, --json (each when not empty).
+//! its results: --threads, --csv, --json, --progress (each when not empty)
+//! and --quiet (when set).
 struct StoredRunOverrides {
   std::string threads;
   std::string csv;
   std::string json;
+  std::string progress;
+  bool quiet = false;
 };
 std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides);
-//! Declares --threads, --csv and --json into `overrides`; `stored`: the
-//! outputs default to the stored run's.
+//! Declares --threads, --csv, --json, --progress and --quiet into
+//! `overrides`; `stored`: the outputs default to the stored run's.
 void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored);
 
 //! Throws InputError naming `path` unless `state` was written by this lbmc
