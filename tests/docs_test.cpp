@@ -21,6 +21,7 @@
 
 #include <sys/wait.h>
 
+#include "sanitizer.hpp"
 #include "support/files.hpp"
 
 namespace fs = std::filesystem;
@@ -277,6 +278,9 @@ TEST_SUITE("fast") {
       CAPTURE(example.command);
       std::string command = example.command;
       if (command.rfind("mpirun ", 0) == 0) {
+        // Under ASan, Open MPI's own allocations would be reported as leaks;
+        // the mpi tests, which sanitized runs leave out, cover the launch.
+        if (kAddressSanitizer) continue;
 #ifdef LBMC_MPIEXEC
         command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(LBMC_MPIEXEC) +
                   " -q --oversubscribe --bind-to none" + command.substr(6);
