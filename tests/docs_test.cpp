@@ -4,8 +4,8 @@
 // heading of its target, by GitHub's rule for heading ids; every page of
 // docs/ is reachable from README.md. The reference pages agree with the
 // program: each command's page (docs/commands/) and man page name every
-// option of its --help, and no option it does not have; README's console
-// examples run and print what they show.
+// option of its --help, and no option it does not have; the console
+// examples of README and docs/ run and print what they show.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -250,7 +250,7 @@ TEST_SUITE("fast") {
     CHECK(complete("lbmc assign --sol") == "--solve-P\n");
   }
 
-  TEST_CASE("docs: README's console examples run - and print the lines they show") {
+  TEST_CASE("docs: the console examples of README and docs/ run - and print the lines they show") {
     // Each "$ COMMAND" of a console block runs in a scratch folder holding
     // times.txt (scripts/example_times.sh), lbmc being the built binary and
     // mpirun the MPI launcher; the lines shown under it ("..." skips) must
@@ -263,17 +263,20 @@ TEST_SUITE("fast") {
       std::vector<std::string> shown;
     };
     std::vector<Example> examples;
-    bool console = false;
-    for (const std::string& line : lines_of(kRoot / "README.md")) {
-      if (line.rfind("```", 0) == 0) {
-        console = line == "```console";
-      } else if (console && line.rfind("$ ", 0) == 0) {
-        examples.push_back({line.substr(2), {}});
-      } else if (console && !examples.empty() && line.find("...") == std::string::npos) {
-        examples.back().shown.push_back(line);
+    for (const fs::path& file : markdown_files()) {
+      if (file.parent_path() != kRoot && file.string().find("/docs/") == std::string::npos) continue;
+      bool console = false;
+      for (const std::string& line : lines_of(file)) {
+        if (line.rfind("```", 0) == 0) {
+          console = line == "```console";
+        } else if (console && line.rfind("$ ", 0) == 0) {
+          examples.push_back({line.substr(2), {}});
+        } else if (console && !examples.empty() && line.find("...") == std::string::npos) {
+          examples.back().shown.push_back(line);
+        }
       }
     }
-    CHECK(examples.size() >= 4);
+    CHECK(examples.size() >= 8);
     for (Example& example : examples) {
       CAPTURE(example.command);
       std::string command = example.command;
