@@ -504,5 +504,13 @@ TEST_SUITE("statistical") {
       CHECK(r.err.empty());
       CHECK(slurp(again) == slurp(whole));
     }
+    // A bad value is the stored command's one line, exit 2, and no file.
+    fs::remove(again);
+    const lbmc::test::Captured bad = lbmc::test::run_captured(
+        bin + " resume " + state.string() + " --progress bogus --csv " + again.string(), scratch());
+    CHECK(bad.code == 2);
+    CHECK(lbmc::test::count_of(bad.err, "\n") == 1);
+    CHECK(bad.err.find("--progress") != std::string::npos);
+    CHECK_FALSE(fs::exists(again));
   }
 }
