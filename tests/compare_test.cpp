@@ -42,6 +42,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -78,6 +79,35 @@ using lbmc::test::slurp;
 using exp::Strategy;
 
 const std::vector<double> kTimes{5, 1, 1, 1, 4, 2, 3, 3};
+
+// A workload of the schedule-bound tests: task times, processors, the
+// makespan lower bound, the total work and the rounding tolerance of sums.
+struct BoundCase {
+  std::vector<double> times;
+  std::int64_t p = 0;
+  double lb = 0.0, total = 0.0, tol = 0.0;
+};
+
+// Calls check on n = 1, 5, 37, 300 draws of each law (seed seed_base + n)
+// for each p.
+template <class Check>
+void for_each_bound_case(std::initializer_list<const char*> specs, std::initializer_list<std::int64_t> ps,
+                         std::uint64_t seed_base, Check check) {
+  for (const char* spec : specs) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{37}, std::size_t{300}}) {
+      for (const std::int64_t p : ps) {
+        CAPTURE(spec);
+        CAPTURE(n);
+        CAPTURE(p);
+        BoundCase w{lbmc::test::draw_times(spec, n, seed_base + n), p};
+        w.lb = exp::makespan_lower_bound(w.times, p);
+        w.total = std::accumulate(w.times.begin(), w.times.end(), 0.0);
+        w.tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
+        check(w);
+      }
+    }
+  }
+}
 
 // List scheduling by an independent method: a priority queue of free times.
 double reference_list(const std::vector<double>& times, std::int64_t procs, double h) {
@@ -345,37 +375,25 @@ TEST_SUITE("fast") {
     engine::Generator gen = engine::block_generator(21, 0);
     exp::Scheduler scheduler;
     const auto all = exp::parse_strategies("block,cyclic,random,choice:1,choice:3,self,lpt,balanced-block");
-    for (const char* spec : {"exponential:1", "pareto:2.5,1", "poisson:0.5", "constant:0.1", "lognormal:0,2"}) {
-      for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{37}, std::size_t{300}}) {
-        for (const std::int64_t p : {3, 8}) {
-          CAPTURE(spec);
-          CAPTURE(n);
-          CAPTURE(p);
-          const std::vector<double> times = lbmc::test::draw_times(spec, n, 100 + n);
-          const double lb = exp::makespan_lower_bound(times, p);
-          const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
-          for (const Strategy& s : all) {
-            CAPTURE(exp::to_string(s));
-            const double c = scheduler.run(s, times, {p}, gen).makespan;
-            CHECK(c >= lb * (1.0 - tol));
-            if (const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), {p}); upper && lb > 0.0) {
-              CHECK(c / lb <= *upper * (1.0 + tol));
-            }
-            if (exp::is_list_schedule(s, 0.0)) {
-              // Graham (1966): C <= W/P + (1 - 1/P) max t_i.
-              double total = 0.0;
-              double longest = 0.0;
-              for (const double t : times) {
-                total += t;
-                longest = std::max(longest, t);
-              }
-              const double pd = static_cast<double>(p);
-              CHECK(c <= (total / pd + (1.0 - 1.0 / pd) * longest) * (1.0 + tol));
-            }
-          }
+    const auto check_case = [&](const BoundCase& w) {
+      for (const Strategy& s : all) {
+        CAPTURE(exp::to_string(s));
+        const double c = scheduler.run(s, w.times, {w.p}, gen).makespan;
+        CHECK(c >= w.lb * (1.0 - w.tol));
+        const auto n = static_cast<std::int64_t>(w.times.size());
+        if (const auto upper = exp::ratio_upper_bound(s, n, {w.p}); upper && w.lb > 0.0) {
+          CHECK(c / w.lb <= *upper * (1.0 + w.tol));
+        }
+        if (exp::is_list_schedule(s, 0.0)) {
+          // Graham (1966): C <= W/P + (1 - 1/P) max t_i.
+          const double longest = *std::max_element(w.times.begin(), w.times.end());
+          const auto pd = static_cast<double>(w.p);
+          CHECK(c <= (w.total / pd + (1.0 - 1.0 / pd) * longest) * (1.0 + w.tol));
         }
       }
-    }
+    };
+    for_each_bound_case({"exponential:1", "pareto:2.5,1", "poisson:0.5", "constant:0.1", "lognormal:0,2"}, {3, 8}, 100,
+                        check_case);
   }
 
   TEST_CASE("compare: chunked schedules respect Graham's bound on their chunks") {
@@ -384,46 +402,37 @@ TEST_SUITE("fast") {
     exp::Scheduler scheduler;
     engine::Generator unused;
     const auto chunked = exp::parse_strategies("chunk:1,chunk:2,chunk:5,chunk:64,guided");
-    for (const char* spec : {"exponential:1", "pareto:2.5,1", "poisson:0.5", "lognormal:0,2"}) {
-      for (const std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{37}, std::size_t{300}}) {
-        for (const std::int64_t p : {1, 3, 8}) {
-          for (const double h : {0.0, 0.2}) {
-            CAPTURE(spec);
-            CAPTURE(n);
-            CAPTURE(p);
-            CAPTURE(h);
-            const std::vector<double> times = lbmc::test::draw_times(spec, n, 200 + n);
-            const double lb = exp::makespan_lower_bound(times, p);
-            const double tol = (2.0 * static_cast<double>(n) + 4.0) * std::numeric_limits<double>::epsilon();
-            double total = 0.0;
-            for (const double t : times) total += t;
-            for (const Strategy& s : chunked) {
-              CAPTURE(exp::to_string(s));
-              // The chunk totals, as the strategy cuts them.
-              std::vector<double> totals;
-              for (std::size_t first = 0; first < n;) {
-                const std::size_t left = n - first;
-                const auto pp = static_cast<std::size_t>(p);
-                // chunk:K carries K; guided has no parameter.
-                const std::size_t size = s.parameter > 0 ? std::min(left, static_cast<std::size_t>(s.parameter))
-                                                         : (left + pp - 1) / pp;
-                totals.push_back(0.0);
-                for (std::size_t i = first; i < first + size; ++i) totals.back() += times[i];
-                first += size;
-              }
-              const double most = *std::max_element(totals.begin(), totals.end());
-              const double pd = static_cast<double>(p);
-              const double c = scheduler.run(s, times, {p, h}, unused).makespan;
-              CHECK(c >= lb * (1.0 - tol));
-              CHECK(c <= (total / pd + (1.0 - 1.0 / pd) * most + static_cast<double>(totals.size()) * h) * (1.0 + tol));
-              const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), {p, h});
-              CHECK(upper.has_value() == (h == 0.0));
-              if (upper && lb > 0.0) CHECK(c / lb <= *upper * (1.0 + tol));
-            }
+    const auto check_case = [&](const BoundCase& w) {
+      const std::size_t n = w.times.size();
+      for (const double h : {0.0, 0.2}) {
+        CAPTURE(h);
+        for (const Strategy& s : chunked) {
+          CAPTURE(exp::to_string(s));
+          // The chunk totals, as the strategy cuts them.
+          std::vector<double> totals;
+          for (std::size_t first = 0; first < n;) {
+            const std::size_t left = n - first;
+            const auto pp = static_cast<std::size_t>(w.p);
+            // chunk:K carries K; guided has no parameter.
+            const std::size_t size =
+                s.parameter > 0 ? std::min(left, static_cast<std::size_t>(s.parameter)) : (left + pp - 1) / pp;
+            const auto chunk = w.times.begin() + static_cast<std::ptrdiff_t>(first);
+            totals.push_back(std::accumulate(chunk, chunk + static_cast<std::ptrdiff_t>(size), 0.0));
+            first += size;
           }
+          const double most = *std::max_element(totals.begin(), totals.end());
+          const auto pd = static_cast<double>(w.p);
+          const double c = scheduler.run(s, w.times, {w.p, h}, unused).makespan;
+          CHECK(c >= w.lb * (1.0 - w.tol));
+          const double graham = w.total / pd + (1.0 - 1.0 / pd) * most + static_cast<double>(totals.size()) * h;
+          CHECK(c <= graham * (1.0 + w.tol));
+          const auto upper = exp::ratio_upper_bound(s, static_cast<std::int64_t>(n), {w.p, h});
+          CHECK(upper.has_value() == (h == 0.0));
+          if (upper && w.lb > 0.0) CHECK(c / w.lb <= *upper * (1.0 + w.tol));
         }
       }
-    }
+    };
+    for_each_bound_case({"exponential:1", "pareto:2.5,1", "poisson:0.5", "lognormal:0,2"}, {1, 3, 8}, 200, check_case);
     // The bound's values: 2 - 1/P for chunk:1, 1 + (1 - 1/P)·min(K*, P).
     const auto upper = [](const char* s, std::int64_t n, const exp::Machine& machine) {
       return exp::ratio_upper_bound(exp::parse_strategy(s), n, machine);

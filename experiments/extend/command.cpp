@@ -29,35 +29,33 @@ class ExtendCommand final : public Command {
   ExtendCommand() : Command("extend", "continue a run's state to more replications (--reps)") {}
 
   void attach(CLI::App& app) override {
-    app.add_option("state", path_, "the state file its --checkpoint wrote")->required();
+    state_file_.attach(app, "the state file its --checkpoint wrote");
     app.add_option("--reps", reps_text_, "replications per point, more than the run had")->required();
-    add_overrides(app, overrides_, true);
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string&) override {
-    engine::RunState state = engine::read_run_state(path_);
-    check_state_origin(state, path_);
+    engine::RunState state = state_file_.read();
+    const std::string& path = state_file_.path;
     const std::int64_t reps = parse_option("--reps", reps_text_, engine::parse_integer);
     const auto& arguments = state.arguments;
     const auto has = [&](const char* option) { return std::find(arguments.begin(), arguments.end(), option) != arguments.end(); };
     if (has("--target-rse")) {
       throw engine::InputError(fmt::format("state file '{}': a --target-rse run is not extended (its stopping "
                                            "decisions depend on its waves); run it again with the new target",
-                                           path_));
+                                           path));
     }
-    if (has("--blocks")) throw engine::InputError(fmt::format("state file '{}': a slice; merge the slices first", path_));
+    if (has("--blocks")) throw engine::InputError(fmt::format("state file '{}': a slice; merge the slices first", path));
     if (reps < 1) throw engine::InputError(fmt::format("--reps: '{}' must be >= 1", reps_text_));
     std::vector<std::string> extended =
-        with_overrides(with_option(arguments, "--reps", std::to_string(reps)), overrides_);
+        with_overrides(with_option(arguments, "--reps", std::to_string(reps)), state_file_.overrides);
     return std::make_unique<CheckedAction>([state = std::move(state), extended = std::move(extended)]() mutable {
       return run_stored(std::move(state), std::move(extended), true);
     });
   }
 
  private:
-  std::string path_;
+  StateFileArguments state_file_;
   std::string reps_text_;
-  StoredRunOverrides overrides_;
 };
 
 }  // namespace

@@ -47,8 +47,7 @@ class MergeCommand final : public Command {
   std::unique_ptr<CheckedCommand> check(const std::string&) override {
     std::vector<engine::RunState> states;
     for (const std::string& path : paths_) {
-      states.push_back(engine::read_run_state(path));
-      check_state_origin(states.back(), path);
+      states.push_back(read_stored_state(path));
       if (std::find(states.back().arguments.begin(), states.back().arguments.end(), "--blocks") ==
           states.back().arguments.end()) {
         throw engine::InputError(fmt::format("merge: '{}' is not a slice (its run had no --blocks)", path));

@@ -20,25 +20,22 @@ class ResumeCommand final : public Command {
   ResumeCommand() : Command("resume", "continue a run from the state file its --checkpoint wrote") {}
 
   void attach(CLI::App& app) override {
-    app.add_option("state", path_, "the state file")->required();
-    add_overrides(app, overrides_, true);
+    state_file_.attach(app, "the state file");
     app.footer(
         "The run goes on with the arguments stored in the state (seed included) and writes the bytes of the run\n"
         "had it never stopped; it keeps checkpointing to the file its --checkpoint names.");
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string&) override {
-    engine::RunState state = engine::read_run_state(path_);
-    check_state_origin(state, path_);
-    std::vector<std::string> arguments = with_overrides(state.arguments, overrides_);
+    engine::RunState state = state_file_.read();
+    std::vector<std::string> arguments = with_overrides(state.arguments, state_file_.overrides);
     return std::make_unique<CheckedAction>([state = std::move(state), arguments = std::move(arguments)]() mutable {
       return run_stored(std::move(state), std::move(arguments));
     });
   }
 
  private:
-  std::string path_;
-  StoredRunOverrides overrides_;
+  StateFileArguments state_file_;
 };
 
 }  // namespace

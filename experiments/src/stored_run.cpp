@@ -70,7 +70,8 @@ void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored) {
                "no seed, timing or progress lines on stderr (notes of references left out stay)");
 }
 
-void check_state_origin(const engine::RunState& state, const std::string& path) {
+engine::RunState read_stored_state(const std::string& path) {
+  engine::RunState state = engine::read_run_state(path);
   if (state.version != engine::version_line()) {
     throw engine::InputError(
         fmt::format("state file '{}': written by {}, this is {}", path, state.version, engine::version_line()));
@@ -79,6 +80,12 @@ void check_state_origin(const engine::RunState& state, const std::string& path) 
       state.arguments.front() == "extend") {
     throw engine::InputError(fmt::format("state file '{}': no command to run", path));
   }
+  return state;
+}
+
+void StateFileArguments::attach(CLI::App& app, const std::string& help) {
+  app.add_option("state", path, help)->required();
+  add_overrides(app, overrides, true);
 }
 
 int run_stored(engine::RunState state, std::vector<std::string> arguments, bool extending) {

@@ -37,9 +37,20 @@ std::vector<std::string> with_overrides(std::vector<std::string> arguments, cons
 //! `overrides`; `stored`: the outputs default to the stored run's.
 void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored);
 
-//! Throws InputError naming `path` unless `state` was written by this lbmc
-//! and stores a command line.
-void check_state_origin(const engine::RunState& state, const std::string& path);
+//! The state file at `path` (engine::read_run_state); throws InputError
+//! naming `path` unless it was written by this lbmc and stores a command line.
+engine::RunState read_stored_state(const std::string& path);
+
+//! The arguments of `resume` and `extend`: one state file and the overrides.
+struct StateFileArguments {
+  std::string path;
+  StoredRunOverrides overrides;
+
+  //! Declares the positional state file (`help`) and the overrides.
+  void attach(CLI::App& app, const std::string& help);
+  //! read_stored_state(path).
+  engine::RunState read() const { return read_stored_state(path); }
+};
 
 //! Runs `lbmc arguments...` with `state` restored (its blocks are not run
 //! again; `extending`: its runs may now have more replications, see
