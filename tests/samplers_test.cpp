@@ -592,21 +592,30 @@ TEST_SUITE("fast") {
     const dist::InversionTable u(0.0, {0.5}, 0.125, 0.375);
     check_cells(u, {{0, 0}, {kTop / 8 - 1, 0}, {kTop / 8, 1}, {5 * (kTop / 8) - 1, 1}, {5 * (kTop / 8), 2},
                     {kTop - 1, 2}});
-    // Many cells, some of zero mass: locate agrees with a linear search.
-    std::vector<double> probs(1000);
-    for (std::size_t j = 0; j < probs.size(); ++j)
-      probs[j] = (j % 7 == 3) ? 0.0 : 1.0 + static_cast<double>(j % 13);
-    double total = 0.0;
-    for (double p : probs) total += p;
-    for (double& p : probs) p /= total;
-    const dist::InversionTable w(0.0, probs, 0.0, 0.0);
+    // Many cells, some of zero mass: locate agrees with a linear search, with
+    // the 16-bit guide and the 32-bit one of more than 65535 cells.
     engine::Generator gen = engine::block_generator(3, 3);
-    for (int k = 0; k < 100'000; ++k) {
-      const std::uint64_t x = gen() >> 1;
+    for (const std::size_t cells : {std::size_t{1000}, std::size_t{100'000}}) {
+      CAPTURE(cells);
+      std::vector<double> probs(cells);
+      for (std::size_t j = 0; j < probs.size(); ++j)
+        probs[j] = (j % 7 == 3) ? 0.0 : 1.0 + static_cast<double>(j % 13);
+      double total = 0.0;
+      for (double p : probs) total += p;
+      for (double& p : probs) p /= total;
+      const dist::InversionTable w(0.0, probs, 0.0, 0.0);
       const auto& thr = w.thresholds();
-      const auto linear =
-          static_cast<std::size_t>(std::upper_bound(thr.begin(), thr.end(), x) - thr.begin());
-      REQUIRE(w.locate(x) == linear);
+      for (int k = 0; k < 100'000; ++k) {
+        const std::uint64_t x = gen() >> 1;
+        const auto linear = static_cast<std::size_t>(std::upper_bound(thr.begin(), thr.end(), x) - thr.begin());
+        REQUIRE(w.locate(x) == linear);
+      }
+      // Every threshold below 2^63 and the u just below it.
+      for (std::size_t j = 0; j + 1 < thr.size(); ++j) {
+        if (thr[j] == 0 || thr[j] >= kTop) continue;
+        REQUIRE(w.locate(thr[j]) > j);
+        REQUIRE(w.locate(thr[j] - 1) <= j);
+      }
     }
   }
 

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -63,20 +64,23 @@ InversionTable::InversionTable(double lo, const std::vector<std::uint64_t>& widt
 }
 
 void InversionTable::build_guide() {
-  // Guide (Chen & Asau 1974): guide[g] = the first cell whose threshold exceeds
-  // the bucket start g·2^shift. A power of two, at least twice as many buckets
-  // as cells and at least 4096 (16 KiB): with fewer, small tables leave
-  // several thresholds in each bucket of the tails, where the search then
-  // loops (Poisson(10), 36 cells: max-load 6% slower with 128 buckets). The
-  // guide only shortens the search; the cell found is the same.
-  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 4096));
+  // Guide (Chen & Asau 1974; see the header): guide[g] = the first cell whose
+  // threshold exceeds the bucket start g·2^shift. The guide only shortens the
+  // search; the cell found is the same.
+  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 1024));
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  guide_.resize(buckets);
+  const bool wide = n_ + 2 > std::numeric_limits<std::uint16_t>::max();
+  guide_.assign(wide ? 0 : buckets, 0);
+  wide_guide_.assign(wide ? buckets : 0, 0);
   std::size_t i = 0;
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
     while (thresholds_[i] <= start) ++i;
-    guide_[g] = static_cast<std::uint32_t>(i);
+    if (wide) {
+      wide_guide_[g] = static_cast<std::uint32_t>(i);
+    } else {
+      guide_[g] = static_cast<std::uint16_t>(i);
+    }
   }
 }
 
