@@ -3,10 +3,10 @@
 # level: the smallest t1 reaching eta = 0.8 for p = 4, 8, ..., 1024, with the
 # fits of ln t1 on ln p and ln ln p (rows alpha, beta, alpha_harmonic,
 # beta_harmonic, alpha_fixed_beta). The same settings and seed as the main
-# job's one-level sweep, so its points up to 256 are the same bisections.
-# About 8 minutes of 2 cores; the output is recorded in results/isoefficiency/.
+# job's one-level sweep, so its points up to 256 are the same searches.
+# About 2.5 minutes of 2 cores; the output is recorded in results/isoefficiency/.
 # Two levels stay at p <= 256 (scripts/plots.sh): each doubling of p costs
-# them 4-5 times more, and p = 512 alone would take more than an hour here.
+# them 4-5 times more, and p = 512 alone would take about ten minutes here.
 # Usage: scripts/isoefficiency_sweep.sh
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -9,6 +9,7 @@ cd "$root"
 if [[ $# -gt 0 ]]; then
   exec "$root/build/release/lbmc" "$@"
 fi
+echo "run: lbmc reproduce all (about 1 min), then the plots' sweeps (about 4 min)" >&2
 "$root/build/release/lbmc" reproduce all --out "$root/results" >/dev/null
 "$root/scripts/plots.sh"
 echo "run: results/ regenerated" >&2

@@ -119,6 +119,7 @@ TEST_SUITE("fast") {
         {"dynamic --levels 2 --p 8", "--fanout"},
         {"dynamic --levels 0", "--levels"},
         {"dynamic --fanout 4,4 --levels 2 --p 8", "--fanout"},
+        {"dynamic --lemma1 --isoefficiency --p 4", "--lemma1 and --isoefficiency: give one of them"},
         {"dynamic --t1 0", "--t1"},
         {"dynamic --kappa -1", "--kappa"},
         {"dynamic --r-dist normal:1,1", "--r-dist"},

@@ -91,12 +91,10 @@ class DynamicCommand final : public Command {
     app.add_option("--lambda", text_.lambda, "production rate 1/E U_n: list, or inf")->capture_default_str();
     app.add_option("--levels", text_.levels, "levels of the multi-level scheme")->capture_default_str();
     app.add_option("--fanout", text_.fanout, "fan-out of each level, root first (product = p)");
-    app.add_flag("--optimize-nu", text_.optimize_nu, "search the nu of maximal efficiency");
-    app.add_flag("--lemma1", text_.lemma1, "E max of p Exp(1): H_p (exact) against ln p");
-    app.add_flag("--isoefficiency", text_.isoefficiency, "per p the smallest t1 with eta_max >= --eta0, and the fit");
+    for (std::size_t i = 0; i < std::size(kDynamicModes); ++i)
+      app.add_flag(kDynamicModes[i].flag, text_.modes[i], kDynamicModes[i].help);
     app.add_option("--eta0", text_.eta0, "target efficiency of --isoefficiency")->capture_default_str();
-    app.add_option("--tol", text_.tol, "--isoefficiency: bisect t1 to a ratio 1 + tol")->capture_default_str();
-    app.add_flag("--optimize-fanout", text_.optimize_fanout, "two levels: eta_max for every root degree");
+    app.add_option("--tol", text_.tol, "--isoefficiency: find t1 to a ratio 1 + tol")->capture_default_str();
     add_run_options(app, run_text_, "2e4");
     app.footer(
         "Output columns: experiment,model,r_dist,u_dist,p,t1,nu,lambda,levels,fanout,statistic,...\n"
@@ -187,12 +185,14 @@ void check_work(const DynamicOptionsText& text, DynamicOptions& o) {
 // The modes' own rules.
 void check_modes(const DynamicOptionsText& text, const DynamicOptions& o) {
   const bool free_production = std::any_of(o.lambda.begin(), o.lambda.end(), [](double l) { return !std::isfinite(l); });
-  if ((o.optimize_nu || o.isoefficiency || o.optimize_fanout) && free_production)
-    throw InputError("--lambda: inf has no optimal nu (eta grows with nu)");
-  if (o.optimize_fanout && o.levels != 2) throw InputError("--optimize-fanout: needs --levels 2");
-  if (o.isoefficiency && !text.fanout.empty())
+  const bool searches_nu = o.mode == DynamicMode::optimize_nu || o.mode == DynamicMode::isoefficiency ||
+                           o.mode == DynamicMode::optimize_fanout;
+  if (searches_nu && free_production) throw InputError("--lambda: inf has no optimal nu (eta grows with nu)");
+  if (o.mode == DynamicMode::optimize_fanout && o.levels != 2) throw InputError("--optimize-fanout: needs --levels 2");
+  if (o.mode == DynamicMode::isoefficiency && !text.fanout.empty())
     throw InputError("--fanout: not with --isoefficiency (the root degree follows Theorem 4 per p)");
-  if (o.levels > 1 && o.fanout.empty() && !o.isoefficiency && !o.optimize_fanout) {
+  if (o.levels > 1 && o.fanout.empty() && o.mode != DynamicMode::isoefficiency &&
+      o.mode != DynamicMode::optimize_fanout) {
     // The equal-degree tree when p is a perfect power.
     for (const std::int64_t p : o.p) {
       const auto d = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(p), 1.0 / o.levels)));
@@ -216,10 +216,15 @@ DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
   check_tree(text, o);
   check_work(text, o);
   o.lambda = parse_lambdas(text.lambda);
-  o.optimize_nu = text.optimize_nu;
-  o.lemma1 = text.lemma1;
-  o.isoefficiency = text.isoefficiency;
-  o.optimize_fanout = text.optimize_fanout;
+  for (std::size_t i = 0; i < std::size(kDynamicModes); ++i) {
+    if (!text.modes[i]) continue;
+    if (o.mode != DynamicMode::points) {
+      const auto& first = *std::find_if(std::begin(kDynamicModes), std::end(kDynamicModes),
+                                        [&](const DynamicModeFlag& m) { return m.mode == o.mode; });
+      throw InputError(fmt::format("{} and {}: give one of them", first.flag, kDynamicModes[i].flag));
+    }
+    o.mode = kDynamicModes[i].mode;
+  }
   o.eta0 = parse_option("--eta0", text.eta0, engine::parse_real);
   if (!(o.eta0 > 0.0 && o.eta0 < 1.0)) throw InputError(fmt::format("--eta0: '{}' must be in (0,1)", text.eta0));
   o.tol = parse_option("--tol", text.tol, engine::parse_real);

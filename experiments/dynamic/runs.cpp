@@ -221,28 +221,27 @@ void run_isoefficiency(const DynamicOptions& o, const AppliedRun& applied, Repor
   const double kappa = o.kappa.empty() ? 1.0 : o.kappa.front();
   for (const SubtaskModel model : o.models)
     for (const double lambda : o.lambda) {
-      std::vector<double> ps, t1s;
+      IsoefficiencySweep sweep(o.levels, kappa / lambda);
       for (const std::int64_t p : o.p) {
         const auto pd = static_cast<double>(p);
-        const double start = kappa * std::pow(pd, analytic::isoefficiency_alpha(o.levels)) *
-                             std::pow(std::log(pd), analytic::isoefficiency_beta(o.levels)) / lambda;
-        DynamicModel base = base_model(o, model, p, start, lambda);
+        DynamicModel base = base_model(o, model, p, sweep.start(pd), lambda);
         if (o.levels > 1) base.fanout = theorem4_fanout(p, o.levels);
         const std::string label = label_of(base) + " (isoefficiency)";
-        const IsoefficiencyPoint iso = isoefficiency_t1(base, o.eta0, o.tol, make_plan(applied, label), settings.level);
+        const IsoefficiencyPoint iso =
+            isoefficiency_t1(base, o.eta0, o.tol, make_plan(applied, label), settings.level, sweep.slope());
         report.record(label + " held-out", iso.optimum.held_out_run,
                       DynamicSimulator(iso.optimum.model).expected_leaves());
         const double se = iso.t1 * iso.log_t1_se;
         report.table().add(params_of(iso.optimum.model), "t1_iso",
                            engine::normal_estimate(iso.t1, se, iso.optimum.t_p.reps, settings.level), {});
         add_optimum_rows(iso.optimum.model, iso.optimum, settings, report);
-        ps.push_back(pd);
-        t1s.push_back(iso.t1);
+        sweep.add(pd, iso);
       }
+      const std::vector<double>& ps = sweep.p();
       if (ps.size() < 2) continue;
       const double alpha = analytic::isoefficiency_alpha(o.levels);
       const double beta = analytic::isoefficiency_beta(o.levels);
-      const ExponentFit fit = fit_isoefficiency(ps, t1s, beta);
+      const ExponentFit fit = fit_isoefficiency(ps, sweep.t1(), beta);
       const std::vector<std::string> params{to_string(model), "", "", fmt::format("{}-{}", o.p.front(), o.p.back()),
                                             "", "", format_lambda(lambda), std::to_string(o.levels), ""};
       const auto n = static_cast<std::int64_t>(ps.size());
@@ -296,7 +295,7 @@ void run_fanouts(const DynamicOptions& o, const AppliedRun& applied, Report& rep
 double largest_nu(const DynamicOptions& o) {
   if (!o.nu.empty()) return *std::max_element(o.nu.begin(), o.nu.end());
   // Lemma 1 draws p exponentials; the searches choose their own ν.
-  if (o.lemma1 || o.isoefficiency || o.optimize_fanout || o.optimize_nu) return 1.0;
+  if (o.mode != DynamicMode::points) return 1.0;
   double most = 1.0;
   for (const std::int64_t p : o.p)
     for (const double lambda : o.lambda)
@@ -311,11 +310,13 @@ double largest_nu(const DynamicOptions& o) {
 }
 
 void run_dynamic(const DynamicOptions& options, const AppliedRun& applied, Report& report) {
-  if (options.lemma1) return run_lemma1(options, applied, report);
-  if (options.isoefficiency) return run_isoefficiency(options, applied, report);
-  if (options.optimize_fanout) return run_fanouts(options, applied, report);
-  if (options.optimize_nu) return run_optimize(options, applied, report);
-  run_points(options, applied, report);
+  switch (options.mode) {
+    case DynamicMode::lemma1: return run_lemma1(options, applied, report);
+    case DynamicMode::isoefficiency: return run_isoefficiency(options, applied, report);
+    case DynamicMode::optimize_fanout: return run_fanouts(options, applied, report);
+    case DynamicMode::optimize_nu: return run_optimize(options, applied, report);
+    case DynamicMode::points: return run_points(options, applied, report);
+  }
 }
 
 }  // namespace lbmc::exp

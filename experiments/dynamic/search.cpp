@@ -1,12 +1,14 @@
 // Common-random-number runs of several dynamic models, the ν search, the
-// isoefficiency bisection and the exponent fit (see dynamic_search.hpp).
+// isoefficiency search and the exponent fit (see dynamic_search.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include "lbmc/analytic/dynamic.hpp"
 #include "lbmc/analytic/harmonic.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/results.hpp"
@@ -246,52 +248,90 @@ engine::MeanSummary held_out_efficiency(const NuOptimum& optimum) {
   return efficiency_of(optimum.model, {optimum.t_p.value, optimum.t_p.se});
 }
 
-IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, double tol, const engine::RunPlan& plan,
-                                    double level) {
-  IsoefficiencyPoint result;
-  const auto at = [&](double t1) {
-    DynamicModel m = base;
-    m.t1 = t1;
-    m.nu = 1.0;
-    ++result.evaluations;
-    return optimize_nu(m, plan, level);
+double IsoefficiencySweep::start(double p) const {
+  const auto theory = [&](double q) {
+    return std::pow(q, analytic::isoefficiency_alpha(levels_)) * std::pow(std::log(q), analytic::isoefficiency_beta(levels_));
   };
-  double lo = base.t1, hi = base.t1;
-  NuOptimum opt_hi = at(hi);
-  NuOptimum opt_lo = opt_hi;
-  if (held_out_efficiency(opt_hi).mean >= eta0) {
-    do {
-      hi = lo;
-      opt_hi = opt_lo;
-      lo /= 2.0;
-      opt_lo = at(lo);
-    } while (held_out_efficiency(opt_lo).mean >= eta0 && lo > 1e-300);
-  } else {
-    do {
-      lo = hi;
-      opt_lo = opt_hi;
-      hi *= 2.0;
-      if (result.evaluations > 60) throw engine::RuntimeFailure("isoefficiency: no t1 reaches the target");
-      opt_hi = at(hi);
-    } while (held_out_efficiency(opt_hi).mean < eta0);
+  const std::size_t n = p_.size();
+  if (n >= 2 && p_[n - 1] != p_[n - 2]) {
+    const double exponent = std::log(t1_[n - 1] / t1_[n - 2]) / std::log(p_[n - 1] / p_[n - 2]);
+    if (std::isfinite(exponent)) return t1_[n - 1] * std::pow(p / p_[n - 1], exponent);
   }
-  while (hi / lo > 1.0 + tol) {
-    const double mid = std::sqrt(lo * hi);
-    NuOptimum opt = at(mid);
-    if (held_out_efficiency(opt).mean >= eta0) {
-      hi = mid;
-      opt_hi = std::move(opt);
-    } else {
-      lo = mid;
-      opt_lo = std::move(opt);
-    }
+  if (n >= 1) return t1_[n - 1] * theory(p) / theory(p_[n - 1]);
+  return scale_ * theory(p);
+}
+
+void IsoefficiencySweep::add(double p, const IsoefficiencyPoint& point) {
+  p_.push_back(p);
+  t1_.push_back(point.t1);
+  slope_ = point.slope;
+}
+
+namespace {
+
+// One evaluation of the isoefficiency search: η_max at t1 = e^x.
+struct EfficiencyAt {
+  double x = 0.0;
+  double eta = 0.0;
+  NuOptimum optimum;
+};
+
+constexpr int kMaxIsoefficiencyEvaluations = 60;
+
+}  // namespace
+
+IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, double tol, const engine::RunPlan& plan,
+                                    double level, double slope_hint) {
+  IsoefficiencyPoint result;
+  const auto at = [&](double x) {
+    if (++result.evaluations > kMaxIsoefficiencyEvaluations)
+      throw engine::RuntimeFailure(fmt::format("isoefficiency: no t1 brackets eta0 = {} in {} evaluations", eta0,
+                                               kMaxIsoefficiencyEvaluations));
+    DynamicModel m = base;
+    m.t1 = std::exp(x);
+    m.nu = 1.0;
+    EfficiencyAt e{x, 0.0, optimize_nu(m, plan, level)};
+    e.eta = held_out_efficiency(e.optimum).mean;
+    return e;
+  };
+  const double width = std::log1p(tol);
+  // Bracketing: steps towards η₀ that double, each cut short to 0.45·width
+  // beyond where the slope (the hint, then the secant) puts η₀.
+  EfficiencyAt last = at(std::log(base.t1));
+  const bool start_reaches = last.eta >= eta0;
+  const double direction = start_reaches ? -1.0 : 1.0;
+  EfficiencyAt previous;
+  double slope = slope_hint;
+  for (double step = (slope > 0.0 ? 8.0 : 2.0) * width;; step *= 2.0) {
+    if (result.evaluations > 1) slope = (last.eta - previous.eta) / (last.x - previous.x);
+    const double move = slope > 0.0 ? std::min(step, std::abs(eta0 - last.eta) / slope + 0.45 * width) : step;
+    EfficiencyAt next = at(last.x + direction * move);
+    previous = std::exchange(last, std::move(next));
+    if ((last.eta >= eta0) != start_reaches) break;
   }
-  const engine::MeanSummary e_hi = held_out_efficiency(opt_hi);
-  const engine::MeanSummary e_lo = held_out_efficiency(opt_lo);
-  const double slope = (e_hi.mean - e_lo.mean) / std::log(hi / lo);
-  result.t1 = hi;
-  result.log_t1_se = slope > 0.0 ? e_hi.se / slope : std::numeric_limits<double>::infinity();
-  result.optimum = std::move(opt_hi);
+  EfficiencyAt lo = std::move(start_reaches ? last : previous);
+  EfficiencyAt hi = std::move(start_reaches ? previous : last);
+  // Shrinking: η is close to linear in ln t1 over a bracket (common random
+  // numbers), so each step aims 0.45·width beyond the interpolated root, on
+  // the side that moves the farther end; a step that lands on the other side
+  // (the line misled) is followed by a bisection step.
+  bool misled = false;
+  while (hi.x - lo.x > width) {
+    const double root = lo.x + (eta0 - lo.eta) * (hi.x - lo.x) / (hi.eta - lo.eta);
+    const bool raise_low = root - lo.x >= hi.x - root;
+    double x = 0.5 * (lo.x + hi.x);
+    if (!misled)
+      x = std::clamp(raise_low ? root - 0.45 * width : root + 0.45 * width, lo.x + 0.25 * width, hi.x - 0.25 * width);
+    EfficiencyAt e = at(x);
+    const bool reaches = e.eta >= eta0;
+    misled = !misled && reaches == raise_low;
+    (reaches ? hi : lo) = std::move(e);
+  }
+  result.slope = (hi.eta - lo.eta) / (hi.x - lo.x);
+  result.t1 = std::exp(hi.x);
+  result.log_t1_se = result.slope > 0.0 ? held_out_efficiency(hi.optimum).se / result.slope
+                                        : std::numeric_limits<double>::infinity();
+  result.optimum = std::move(hi.optimum);
   return result;
 }
 

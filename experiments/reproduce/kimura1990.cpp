@@ -275,27 +275,24 @@ void theorem3(const ReproduceContext& ctx, std::vector<Claim>& claims) {
   // Two-level trees: a root degree at least the leaf degree (Theorem 4).
   const std::vector<std::int64_t> trees[] = {{2, 2}, {4, 4}, {16, 4}};
   for (const int levels : {1, 2}) {
-    std::vector<double> ps, t1s;
+    IsoefficiencySweep sweep(levels, 4.0);
     for (std::size_t i = 0; i < 3; ++i) {
       const std::int64_t p = trees[i][0] * trees[i][1];
       const auto pd = static_cast<double>(p);
-      DynamicModel base{SubtaskModel::exponential, p, 4.0 * std::pow(pd, analytic::isoefficiency_alpha(levels)) *
-                                                          std::pow(std::log(pd), analytic::isoefficiency_beta(levels)),
-                        1.0, 1.0};
+      DynamicModel base{SubtaskModel::exponential, p, sweep.start(pd), 1.0, 1.0};
       if (levels == 2) base.fanout = trees[i];
-      const auto iso = isoefficiency_t1(base, 0.8, 0.1, ctx.plan(fmt::format("theorem3-l{}-p{}", levels, p), 500),
-                                        ctx.level);
-      ps.push_back(pd);
-      t1s.push_back(iso.t1);
+      sweep.add(pd, isoefficiency_t1(base, 0.8, 0.1, ctx.plan(fmt::format("theorem3-l{}-p{}", levels, p), 500),
+                                     ctx.level, sweep.slope()));
     }
-    const ExponentFit fit = fit_isoefficiency(ps, t1s, analytic::isoefficiency_beta(levels));
+    const std::vector<double>& t1s = sweep.t1();
+    const ExponentFit fit = fit_isoefficiency(sweep.p(), t1s, analytic::isoefficiency_beta(levels));
     const double alpha = analytic::isoefficiency_alpha(levels);
     claims.push_back(
         {"", fmt::format("theorem3-alpha-l{}", levels), fmt::format("Theorem 3, α_{}, exponential model, η₀ = 0.8", levels),
          fmt::format("α_{} = {}", levels, levels == 1 ? "2" : "3/2"), alpha, fit.alpha_fixed_beta,
          fit.alpha_fixed_beta_se,
          std::abs(fit.alpha_fixed_beta - alpha) <= 2.0 * fit.alpha_fixed_beta_se ? ClaimVerdict::reproduced : ClaimVerdict::asymptotic_only,
-         fmt::format("Isoefficiency t1 at p = 4, 16, 64 ({}) = {:.4g}, {:.4g}, {:.4g} (bisection to 10%, 500 "
+         fmt::format("Isoefficiency t1 at p = 4, 16, 64 ({}) = {:.4g}, {:.4g}, {:.4g} (search to a 10% bracket, 500 "
                      "replications a point, common random numbers); fit of ln t1 − β_{} ln ln p = c + α ln p with "
                      "β fixed at the theory's {}: α = {:.3f} ± {:.3f}. Three points over a 16-fold range of p cannot "
                      "separate α from β (a free fit needs more p: `lbmc dynamic --isoefficiency`); at these p the "

@@ -2,7 +2,9 @@
 // checked options, the rows of each mode, and the references of a point.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +16,23 @@
 #include "lbmc/exp/run_options.hpp"
 
 namespace lbmc::exp {
+
+//! What `lbmc dynamic` runs: the points of its options, or one of the modes
+//! of kDynamicModes.
+enum class DynamicMode { points, optimize_nu, lemma1, isoefficiency, optimize_fanout };
+
+//! A mode's flag and its line of --help.
+struct DynamicModeFlag {
+  const char* flag;
+  DynamicMode mode;
+  const char* help;
+};
+inline constexpr DynamicModeFlag kDynamicModes[] = {
+    {"--optimize-nu", DynamicMode::optimize_nu, "search the nu of maximal efficiency"},
+    {"--lemma1", DynamicMode::lemma1, "E max of p Exp(1): H_p (exact) against ln p"},
+    {"--isoefficiency", DynamicMode::isoefficiency, "per p the smallest t1 with eta_max >= --eta0, and the fit"},
+    {"--optimize-fanout", DynamicMode::optimize_fanout, "two levels: eta_max for every root degree"},
+};
 
 //! The options of `lbmc dynamic` as typed.
 struct DynamicOptionsText {
@@ -29,10 +48,7 @@ struct DynamicOptionsText {
   std::string fanout;
   std::string eta0 = "0.8";
   std::string tol = "0.05";
-  bool optimize_nu = false;
-  bool lemma1 = false;
-  bool isoefficiency = false;
-  bool optimize_fanout = false;
+  std::array<bool, std::size(kDynamicModes)> modes{};  //!< the flags of kDynamicModes
 };
 
 //! The options, checked.
@@ -49,10 +65,7 @@ struct DynamicOptions {
   std::vector<std::int64_t> fanout;  //!< empty: equal degree (or per mode)
   double eta0 = 0.8;
   double tol = 0.05;
-  bool optimize_nu = false;
-  bool lemma1 = false;
-  bool isoefficiency = false;
-  bool optimize_fanout = false;
+  DynamicMode mode = DynamicMode::points;
 };
 
 //! Checks the options; every error names the option (exit 2).

@@ -44,10 +44,20 @@
 // the search varies the root ν; inner levels follow DynamicModel's rule.
 //
 // Isoefficiency t1 (isoefficiency_t1): the smallest t1 with η_max(t1) >= η₀,
-// by bracketing (×2 steps from a start value) and bisection in log t1 down to
-// a ratio 1 + tol, every evaluation an optimize_nu with the same seed (common
-// random numbers across t1 too). The se of log t1 is se(η_max)/|dη/d log t1|,
-// the slope taken across the final bracket.
+// to a ratio 1 + tol, every evaluation an optimize_nu with the same seed
+// (common random numbers across t1 too, so η_max is smooth in t1). Search in
+// x = ln t1, w = ln(1 + tol):
+//  1. bracket: from the start value, steps towards η₀ of 2w, 4w, 8w, ...
+//     (8w, 16w, ... with a slope hint), each shortened to 0.45w beyond where
+//     the slope puts η₀: the hint (dη/d ln t1 of the sweep's last point) for
+//     the first step, then the secant through the last two points;
+//  2. shrink until the bracket is w wide: each step evaluates 0.45w beyond the
+//     root of the line through the bracket's ends, on the side that moves the
+//     farther end (two steps close a bracket whose line is right to 0.05w);
+//     a step that lands on the unexpected side is followed by a bisection.
+// A sweep in p (IsoefficiencySweep) starts each point where the points
+// before it extrapolate, typically within 20%, with the last point's slope. The se of log t1 is se(η_max)/|dη/d log t1|, the slope taken
+// across the final bracket.
 #pragma once
 
 #include <array>
@@ -142,13 +152,36 @@ struct IsoefficiencyPoint {
   double t1 = 0.0;         //!< smallest t1 found with η_max >= η₀ (upper end of the final bracket)
   double log_t1_se = 0.0;  //!< se of ln t1 (top of this file)
   NuOptimum optimum;       //!< the search at t1
+  double slope = 0.0;      //!< dη_max/d ln t1 across the final bracket
   int evaluations = 0;
 };
 
 //! The isoefficiency t1 of `base` (its t1 is the start value) for target
-//! η₀, bisecting until t1_high/t1_low <= 1 + tol.
+//! η₀, to t1_high/t1_low <= 1 + tol (the search of the top of this file).
+//! `slope_hint` > 0 aims the first step (IsoefficiencySweep::slope).
+//! Throws engine::RuntimeFailure when 60 evaluations do not bracket η₀.
 IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, double tol,
-                                    const engine::RunPlan& plan, double level);
+                                    const engine::RunPlan& plan, double level, double slope_hint = 0.0);
+
+//! The points of an isoefficiency sweep in p, which aim the next search.
+//! start(p): the power law through the last two points, else the last point
+//! scaled by Theorem 3's p^α_ℓ (ln p)^β_ℓ (Kimura–Ichiyoshi, proof of
+//! Theorem 3, equation 4), else `scale`·p^α_ℓ (ln p)^β_ℓ.
+class IsoefficiencySweep {
+ public:
+  IsoefficiencySweep(int levels, double scale) : levels_(levels), scale_(scale) {}
+  double start(double p) const;
+  double slope() const { return slope_; }  //!< the last point's, 0 before the first
+  void add(double p, const IsoefficiencyPoint& point);
+  const std::vector<double>& p() const { return p_; }
+  const std::vector<double>& t1() const { return t1_; }
+
+ private:
+  int levels_;
+  double scale_;
+  double slope_ = 0.0;
+  std::vector<double> p_, t1_;
+};
 
 //! Least squares ln t1 = c + α ln p + β ln ln p (Eigen), with standard errors
 //! from the residual variance (n − 3 degrees of freedom; zero when n <= 3);
