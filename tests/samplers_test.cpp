@@ -592,14 +592,20 @@ TEST_SUITE("fast") {
     const dist::InversionTable u(0.0, {0.5}, 0.125, 0.375);
     check_cells(u, {{0, 0}, {kTop / 8 - 1, 0}, {kTop / 8, 1}, {5 * (kTop / 8) - 1, 1}, {5 * (kTop / 8), 2},
                     {kTop - 1, 2}});
-    // Many cells, some of zero mass: locate agrees with a linear search, with
-    // the 16-bit guide and the 32-bit one of more than 65535 cells.
+    // Many cells, some of zero mass: locate agrees with a linear search and
+    // finds every threshold, with 2048 and 2^18 buckets and through the
+    // bisection of buckets that hold many thresholds.
     engine::Generator gen = engine::block_generator(3, 3);
-    for (const std::size_t cells : {std::size_t{1000}, std::size_t{100'000}}) {
+    // Flat masses (1000 and 100000 cells), and 300 cells of masses 2^-min(j,
+    // 299-j), whose tails crowd into the first and last buckets.
+    for (const std::size_t cells : {std::size_t{1000}, std::size_t{100'000}, std::size_t{300}}) {
       CAPTURE(cells);
       std::vector<double> probs(cells);
-      for (std::size_t j = 0; j < probs.size(); ++j)
-        probs[j] = (j % 7 == 3) ? 0.0 : 1.0 + static_cast<double>(j % 13);
+      for (std::size_t j = 0; j < probs.size(); ++j) {
+        probs[j] = cells == 300 ? std::ldexp(1.0, -static_cast<int>(std::min(j, cells - 1 - j)))
+                   : (j % 7 == 3) ? 0.0
+                                  : 1.0 + static_cast<double>(j % 13);
+      }
       double total = 0.0;
       for (double p : probs) total += p;
       for (double& p : probs) p /= total;

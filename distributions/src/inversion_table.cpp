@@ -5,7 +5,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -65,22 +64,17 @@ InversionTable::InversionTable(double lo, const std::vector<std::uint64_t>& widt
 
 void InversionTable::build_guide() {
   // Guide (Chen & Asau 1974; see the header): guide[g] = the first cell whose
-  // threshold exceeds the bucket start g·2^shift. The guide only shortens the
-  // search; the cell found is the same.
+  // threshold exceeds the bucket start g·2^shift, and guide[buckets] = n + 1,
+  // the end of the last bucket's search. The guide only shortens the search;
+  // the cell found is the same.
   const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 1024));
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  const bool wide = n_ + 2 > std::numeric_limits<std::uint16_t>::max();
-  guide_.assign(wide ? 0 : buckets, 0);
-  wide_guide_.assign(wide ? buckets : 0, 0);
+  guide_.resize(buckets + 1);
   std::size_t i = 0;
-  for (std::size_t g = 0; g < buckets; ++g) {
-    const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
+  for (std::size_t g = 0; g <= buckets; ++g) {
+    const std::uint64_t start = g < buckets ? static_cast<std::uint64_t>(g) << shift_ : thresholds_[n_ + 1] - 1;
     while (thresholds_[i] <= start) ++i;
-    if (wide) {
-      wide_guide_[g] = static_cast<std::uint32_t>(i);
-    } else {
-      guide_[g] = static_cast<std::uint16_t>(i);
-    }
+    guide_[g] = static_cast<std::uint32_t>(i);
   }
 }
 

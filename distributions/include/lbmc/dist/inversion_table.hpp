@@ -4,13 +4,15 @@
 // maximum of integer loads.
 //
 // The guide and the few thresholds next to the centre are the fast path's
-// data. With 2^k >= 2 (cells + 2) buckets, at least 1024, of 16-bit cells
-// (32-bit past 65535 cells), the guide of Poisson(10) is 2 KiB and that of
-// Binomial(4096, 1/2) (399 cells) 2 KiB, beside 0.3 and 3.2 KiB of
-// thresholds: they stay in L1 when other work competes for the cache. The
-// cell found is the same for any guide.
+// data. With 2^k >= 2 (cells + 2) buckets, at least 1024, the guides of
+// Poisson(10) and Binomial(4096, 1/2) (36 and 399 cells) are 4 KiB, beside
+// 0.3 and 3.2 KiB of thresholds: a quarter of the 16 KiB guides of 4096
+// buckets, so that less of L1 is needed when other work shares it. A bucket
+// holding more than two thresholds (in the tails) is bisected up to the next
+// bucket's first cell. The cell found is the same for any guide.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -33,7 +35,16 @@ class InversionTable {
   //! The cell of the 63-bit uniform integer u: smallest i with u < threshold_i.
   std::size_t locate(std::uint64_t u) const noexcept {
     const auto bucket = static_cast<std::size_t>(u >> shift_);
-    return search(guide_.empty() ? wide_guide_[bucket] : guide_[bucket], u);
+    const std::uint64_t* thr = thresholds_.data();
+    std::size_t i = guide_[bucket];
+    i += static_cast<std::size_t>(u >= thr[i]);  // branch-free: most searches end here
+    i += static_cast<std::size_t>(u >= thr[i]);
+    if (u >= thr[i]) [[unlikely]] {
+      // A bucket of many thresholds (a tail's): bisect up to the next
+      // bucket's first cell, whose threshold exceeds every u of this one.
+      i = static_cast<std::size_t>(std::upper_bound(thr + i, thr + guide_[bucket + 1] + 1, u) - thr);
+    }
+    return i;
   }
   //! The value of cell 1.
   double lo() const noexcept { return lo_; }
@@ -48,14 +59,6 @@ class InversionTable {
 
  private:
   void build_guide();  // from thresholds_
-  // The smallest cell from i on whose threshold exceeds u.
-  std::size_t search(std::size_t i, std::uint64_t u) const noexcept {
-    const std::uint64_t* thr = thresholds_.data();
-    i += static_cast<std::size_t>(u >= thr[i]);  // branch-free: most searches end here
-    i += static_cast<std::size_t>(u >= thr[i]);
-    while (u >= thr[i]) ++i;  // rare; thr[n+1] = 2^63 > u stops it
-    return i;
-  }
 
   double lo_ = 0.0;
   double below_ = 0.0;
@@ -63,8 +66,7 @@ class InversionTable {
   std::size_t n_ = 0;
   unsigned shift_ = 63;
   std::vector<std::uint64_t> thresholds_;
-  std::vector<std::uint16_t> guide_;       // tables of at most 65535 cells + 2
-  std::vector<std::uint32_t> wide_guide_;  // larger ones
+  std::vector<std::uint32_t> guide_;
 };
 
 }  // namespace lbmc::dist
