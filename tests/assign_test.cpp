@@ -3,11 +3,15 @@
 #include <doctest/doctest.h>
 
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/rng.hpp"
+#include "assign/throwing.hpp"
 #include "lbmc/exp/assign.hpp"
 
 using namespace lbmc;
@@ -56,6 +60,32 @@ TEST_SUITE("fast") {
     CHECK(exp::load_counters(AssignModel::multinomial, MultinomialMethod::throwing, 10, 1000) == 10);
     CHECK(exp::load_counters(AssignModel::multinomial, MultinomialMethod::conditional, 1000, 100) == 0);
     CHECK(exp::load_counters(AssignModel::poisson, MultinomialMethod::throwing, 1000, 100) == 0);
+  }
+
+  TEST_CASE("assign: the two-pass throwing counts as the plain loop does") {
+    // Direct counting (few bins), one chunk, several chunks and a last short
+    // one, a block boundary just passed: the same maximum as incrementing the
+    // counters draw by draw, from the same draws (the generators end equal).
+    const std::pair<std::int64_t, std::int64_t> cases[] = {
+        {1000, 100}, {70'000, 70'000}, {250'000, 100'000}, {300'000, 65'537}, {5, 200'000}};
+    for (const auto& [tasks, bins] : cases) {
+      CAPTURE(tasks);
+      CAPTURE(bins);
+      REQUIRE(exp::ThrowCounter::fits(tasks, bins));
+      exp::ThrowCounter counter(tasks, bins);
+      engine::Generator gen = engine::block_generator(17, 3);
+      engine::Generator plain = gen;
+      for (int rep = 0; rep < 3; ++rep) {
+        std::vector<std::int64_t> counts(static_cast<std::size_t>(bins), 0);
+        for (std::int64_t t = 0; t < tasks; ++t)
+          ++counts[engine::uniform_below(plain, static_cast<std::uint64_t>(bins))];
+        CHECK(counter.max_count(gen) == *std::max_element(counts.begin(), counts.end()));
+        CHECK(gen() == plain());
+      }
+    }
+    CHECK_FALSE(exp::ThrowCounter::fits(std::int64_t{1} << 32, 10));
+    CHECK(exp::ThrowCounter::fits((std::int64_t{1} << 32) - 1, std::int64_t{1} << 32));
+    CHECK(exp::ThrowCounter::scratch_bytes(1000, 100) == 400.0);
   }
 
   TEST_CASE("assign: a single processor takes every task") {

@@ -78,23 +78,22 @@ class AssignCommand final : public Command {
       models.push_back(name == "poisson" ? AssignModel::poisson : AssignModel::multinomial);
     }
     RunOptions settings = check_run_options(run_text_);
-    // Every point within its model's laws, and the most load counters of
-    // any point (8 bytes each, per thread).
-    double counters = 0.0;
+    // Every point within its model's laws, and the most scratch of any
+    // point (per thread).
+    double scratch = 0.0;
     for (const AssignModel model : models) {
       for (const std::int64_t n : tasks) {
         for (const std::int64_t p : procs) {
           for (const std::int64_t group : groups) {
             require_within_laws(model, n, p, group);
             const std::int64_t bins = p / group;
-            counters = std::max(counters, static_cast<double>(load_counters(
-                                              model, choose_multinomial_method(n, bins), n, bins)));
+            scratch = std::max(scratch, assign_scratch_bytes(model, choose_multinomial_method(n, bins), n, bins));
           }
         }
       }
     }
-    require_memory(settings, settings.plan.threads * 8.0 * counters,
-                   fmt::format("{} threads x {} load counters of 8 bytes", settings.plan.threads, counters));
+    require_memory(settings, settings.plan.threads * scratch,
+                   fmt::format("{} threads x {:.3g} bytes of load counters", settings.plan.threads, scratch));
 
     return std::make_unique<CheckedExperiment>(std::move(settings), std::vector<engine::InputFile>{},
                                            [=, this](const AppliedRun& applied) {

@@ -11,6 +11,7 @@
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/exp/assign.hpp"
+#include "throwing.hpp"
 
 namespace lbmc::exp {
 namespace {
@@ -19,6 +20,13 @@ namespace {
 // N bin indices, sorted, whose longest run is the maximum load. Same draws,
 // same maximum, in O(N) memory instead of O(P).
 bool counts_bins_hit(std::int64_t tasks, std::int64_t bins) { return tasks <= bins / 8; }
+
+// The throws a ThrowCounter counts: every throwing point but the sparse ones
+// and those past its 32-bit counters.
+bool counts_throws(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins) {
+  return model == AssignModel::multinomial && method == MultinomialMethod::throwing &&
+         !counts_bins_hit(tasks, bins) && ThrowCounter::fits(tasks, bins);
+}
 
 // Binomial(trials, p) for parameters that change every call: BTRS through a
 // sampler with no table (cheap to set up) when trials·min(p, 1−p) >= 10,
@@ -44,14 +52,21 @@ struct AssignKernel {
   // One replication of N or P = 1e18 steps never ends: its loops look for a
   // stop between spans of steps.
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
-    std::vector<std::int64_t> loads(static_cast<std::size_t>(load_counters(model, method, tasks, groups)));
-    for (std::int64_t r = 0; r < count; ++r) {
-      const double max = draw_max(gen, loads);
-      acc.max_load.add(max);
-      acc.unit_time.add(std::ceil(max / static_cast<double>(group)));
+    if (counts_throws(model, method, tasks, groups)) {
+      ThrowCounter throws(tasks, groups);
+      for (std::int64_t r = 0; r < count; ++r) add(static_cast<double>(throws.max_count(gen)), acc);
+      return;
     }
+    std::vector<std::int64_t> loads(static_cast<std::size_t>(load_counters(model, method, tasks, groups)));
+    for (std::int64_t r = 0; r < count; ++r) add(draw_max(gen, loads), acc);
   }
 
+  void add(double max, Accumulator& acc) const {
+    acc.max_load.add(max);
+    acc.unit_time.add(std::ceil(max / static_cast<double>(group)));
+  }
+
+  // Every method but the throws a ThrowCounter counts.
   double draw_max(engine::Generator& gen, std::vector<std::int64_t>& loads) const {
     if (model == AssignModel::poisson) {
       double max = 0.0;
@@ -119,6 +134,11 @@ void require_within_laws(AssignModel model, std::int64_t tasks, std::int64_t pro
 std::int64_t load_counters(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins) {
   if (model != AssignModel::multinomial || method != MultinomialMethod::throwing) return 0;
   return counts_bins_hit(tasks, bins) ? tasks : bins;
+}
+
+double assign_scratch_bytes(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins) {
+  return counts_throws(model, method, tasks, bins) ? ThrowCounter::scratch_bytes(tasks, bins)
+                                                  : 8.0 * static_cast<double>(load_counters(model, method, tasks, bins));
 }
 
 const char* to_string(AssignModel model) { return model == AssignModel::poisson ? "poisson" : "multinomial"; }

@@ -45,6 +45,11 @@ void require_within_laws(AssignModel model, std::int64_t tasks, std::int64_t pro
 //! hit, sorted); none for conditional binomials or the Poisson model.
 std::int64_t load_counters(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins);
 
+//! The bytes of scratch one replication keeps (per thread): the load
+//! counters of load_counters, 8 bytes each, or those of the two-pass
+//! throwing (experiments/assign/throwing.hpp) where it counts.
+double assign_scratch_bytes(AssignModel model, MultinomialMethod method, std::int64_t tasks, std::int64_t bins);
+
 struct AssignSample {
   engine::Moments max_load;   // of the most loaded group (processor when L = 1)
   engine::Moments unit_time;  // ⌈max group load / L⌉: groups of unit jobs
