@@ -2,15 +2,23 @@
 # Benchmarks lbmc's kernels against the raw pcg64 floor and an idiomatic NumPy
 # peer (bench/peers/numpy_kernels.py), in one run. See bench/README.md.
 #
-# Usage: scripts/bench.sh [--quick] [--checkpoints]
-#   default: median of 5 runs, each replication loop lasting about 0.5 s
-#   --quick: median of 3 runs of about 0.1 s
+# Usage: scripts/bench.sh [--quick] [--only KERNEL] [--busy] [--checkpoints]
+#   default: 7 runs a row, each replication loop lasting about 0.5 s, each
+#     after its own floor; the median and the 10th and 90th percentiles
+#   --quick: 7 runs of about 0.1 s
+#   --only KERNEL: only the rows of KERNEL (rng, maxload, maxshift, sampler,
+#     compare, assign, direct-max, scaling), e.g. to check a change in a
+#     minute: scripts/bench.sh --quick --only maxload
+#   --busy: every timed process (lbmc, its floor, the peer) shares cpu 0
+#     with bench/cache_sweeper, which refills the caches with its own lines
+#     between their time slices: speed on a host shared with other work.
+#     Times are wall times on half a core; read x_floor and the speedups.
 #   --checkpoints: only the cost of checkpoints (about 25 minutes, both
 #     cores; section "checkpoints" below). LBMC=PATH times that binary
 #     instead of building build/release.
 #
 # stdout: CSV with the columns
-#   kernel,case,lbmc_ns_per_variate,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,threads
+#   kernel,case,lbmc_ns_per_variate,lbmc_p10,lbmc_p90,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,x_floor_p10,x_floor_p90,threads
 # or, with --checkpoints,
 #   measure,case,run,cpu,wall_s,cpu_s,peak_rss_mib,checkpoints,largest_checkpoint_mib,overhead_wall_pct,overhead_cpu_pct
 # stderr: progress and the individual runs.
@@ -23,23 +31,36 @@ usage() {
   sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
 }
 
-quick=0 checkpoints=0
-for arg in "$@"; do
-  case "$arg" in
+quick=0 checkpoints=0 busy=0 only=""
+kernels="rng maxload maxshift sampler compare assign direct-max scaling"
+while (($#)); do
+  case "$1" in
     --quick) quick=1 ;;
     --checkpoints) checkpoints=1 ;;
+    --busy) busy=1 ;;
+    --only)
+      only=${2:-}
+      if [[ " $kernels " != *" $only "* ]]; then
+        echo "bench: --only '$only': expected one of $kernels" >&2
+        exit 2
+      fi
+      shift ;;
     -h | --help) usage; exit 0 ;;
-    *) echo "bench: unknown argument '$arg' (expected --quick or --checkpoints)" >&2; exit 2 ;;
+    *) echo "bench: unknown argument '$1' (expected --quick, --only KERNEL, --busy or --checkpoints)" >&2; exit 2 ;;
   esac
+  shift
 done
+# want KERNEL: whether KERNEL's rows run.
+want() { [[ -z "$only" || "$only" == "$1" ]]; }
 
 # floor_*: the rng rows' floor; row_floor_outputs: the floor timed before
 # each lbmc run, whose median is the row's floor_ns.
+runs=7
 if ((quick)); then
-  runs=3 target_s=0.1 pilot_variates=2e6 floor_outputs=$((1 << 25)) floor_reps=5
+  target_s=0.1 pilot_variates=2e6 floor_outputs=$((1 << 25)) floor_reps=5
   row_floor_outputs=$((1 << 23))
 else
-  runs=5 target_s=0.5 pilot_variates=1e7 floor_outputs=$((1 << 27)) floor_reps=7
+  target_s=0.5 pilot_variates=1e7 floor_outputs=$((1 << 27)) floor_reps=7
   row_floor_outputs=$((1 << 25))
 fi
 seed=20240601
@@ -49,6 +70,7 @@ py=/usr/bin/python3
 peer=(env OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 "$py" "$root/bench/peers/numpy_kernels.py")
 lbmc="${LBMC:-$root/build/release/lbmc}"
 floor_bin="$root/build/bench/rng_floor"
+pin=()  # --busy: taskset -c 0
 
 log() { echo "bench: $*" >&2; }
 
@@ -59,6 +81,16 @@ median() {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
     END { if (NR == 0) exit 1; if (NR % 2) printf "%.4f\n", v[(NR + 1) / 2];
           else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# percentile P VALUE...: the P-th percentile of the values (linear
+# interpolation between order statistics, as NumPy's default).
+percentile() {
+  local p=$1
+  shift
+  printf '%s\n' "$@" | sort -g | awk -v p="$p" '{ v[NR] = $1 }
+    END { if (NR == 0) exit 1; h = (NR - 1) * p / 100; i = int(h)
+          printf "%.4f\n", (i + 1 < NR) ? v[i + 1] + (h - i) * (v[i + 2] - v[i + 1]) : v[NR] }'
 }
 
 # ratio A B: A / B with 2 decimals, empty when either is empty or B is 0.
@@ -80,55 +112,67 @@ csv_field() {
   fi
 }
 
-# row KERNEL CASE LBMC PEER SPEEDUP FLOOR X_FLOOR THREADS
+# row KERNEL CASE LBMC LBMC_P10 LBMC_P90 PEER SPEEDUP FLOOR X_FLOOR X_FLOOR_P10 X_FLOOR_P90 THREADS
 row() {
-  printf '%s,%s,%s,%s,%s,%s,%s,%s\n' "$1" "$(csv_field "$2")" "$3" "$4" "$5" "$6" "$7" "$8"
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$1" "$(csv_field "$2")" "${@:3}"
 }
 
 # lbmc_once ARGS...: runs lbmc quietly with JSON on stdout and prints
-# "ns_per_variate reps_per_second" from its metadata.
+# "ns_per_variate reps_per_second ns_per_rep_whole" from its metadata (the
+# last: the command's whole wall time, simulation and finishing, per rep).
 lbmc_once() {
-  "$lbmc" "$@" --quiet --json - |
-    "$py" -c 'import json, sys; m = json.load(sys.stdin)["meta"]; print(m["ns_per_variate"], m["reps_per_second"])'
+  "${pin[@]}" "$lbmc" "$@" --quiet --json - | "$py" -c 'import json, sys; m = json.load(sys.stdin)["meta"]
+print(m["ns_per_variate"], m["reps_per_second"], 1e9 * m["wall_seconds"] / m["reps"])'
 }
 
-# lbmc_median UNIT PER_REP ARGS...: the median over $runs runs of lbmc ARGS
-# (which must not contain --reps), in ns per variate (UNIT = variate, taken
-# from meta.ns_per_variate) or ns per replication (UNIT = rep, from
-# meta.reps_per_second). A pilot run sizes --reps so that the replication loop
-# lasts about $target_s; PER_REP is the variates one replication draws. The
-# floor is timed just before each run, so that x_floor compares times taken
-# side by side even when the host's speed drifts during the benchmark.
-# Prints "MEDIAN REPS FLOOR" (REPS: the --reps of the timed runs; FLOOR: the
-# median of those floors).
+# lbmc_median UNIT PER_REP ARGS...: $runs runs of lbmc ARGS (which must not
+# contain --reps), in ns per variate (UNIT = variate, taken from
+# meta.ns_per_variate), ns per replication (UNIT = rep, from
+# meta.reps_per_second) or ns per replication over the whole command (UNIT =
+# whole, from meta.wall_seconds). A pilot run sizes --reps so that the
+# replication loop lasts about $target_s; PER_REP is the variates one
+# replication draws. The floor is timed just before each run, so that
+# x_floor compares times taken side by side even when the host's speed
+# drifts during the benchmark.
+# Prints "MEDIAN P10 P90 REPS FLOOR XF XF_P10 XF_P90" (REPS: the --reps of the
+# timed runs; FLOOR: the median of those floors; XF: each run over its floor).
 lbmc_median() {
   local unit=$1 per_rep=$2
   shift 2
-  local pilot_reps rps ns out reps values=() floors=()
+  local pilot_reps rps ns out reps floor values=() floors=() ratios=()
   pilot_reps=$(awk -v p="$pilot_variates" -v v="$per_rep" 'BEGIN { r = int(p / v); if (r < 64) r = 64; print r }')
   out=$(lbmc_once "$@" --reps "$pilot_reps")
-  rps=${out#* }
+  read -r _ rps _ <<<"$out"
   reps=$(awk -v t="$target_s" -v r="$rps" 'BEGIN { n = int(t * r + 0.5); if (n < 64) n = 64; print n }')
   for ((i = 0; i < runs; i++)); do
-    floors+=("$("$floor_bin" "$row_floor_outputs" 1 2>/dev/null)")
-    out=$(lbmc_once "$@" --reps "$reps")
-    if [[ "$unit" == variate ]]; then
-      ns=${out% *}
-    else
-      ns=$(awk -v r="${out#* }" 'BEGIN { printf "%.4f\n", 1e9 / r }')
-    fi
-    values+=("$ns")
+    floor=$("${pin[@]}" "$floor_bin" "$row_floor_outputs" 1 2>/dev/null)
+    read -r variate_ns rps whole_ns <<<"$(lbmc_once "$@" --reps "$reps")"
+    case "$unit" in
+      variate) ns=$variate_ns ;;
+      rep) ns=$(awk -v r="$rps" 'BEGIN { printf "%.4f\n", 1e9 / r }') ;;
+      whole) ns=$whole_ns ;;
+    esac
+    floors+=("$floor") values+=("$ns") ratios+=("$(awk -v a="$ns" -v b="$floor" 'BEGIN { printf "%.4f\n", a / b }')")
   done
   log "  lbmc $* --reps $reps: ns/$unit ${values[*]}; floor ${floors[*]}"
-  echo "$(median "${values[@]}") $reps $(median "${floors[@]}")"
+  echo "$(median "${values[@]}") $(percentile 10 "${values[@]}") $(percentile 90 "${values[@]}") $reps" \
+    "$(median "${floors[@]}") $(median "${ratios[@]}") $(percentile 10 "${ratios[@]}") $(percentile 90 "${ratios[@]}")"
 }
+
+# x2 VALUE: VALUE with 2 decimals (empty stays empty).
+x2() { [[ -z "$1" ]] || awk -v v="$1" 'BEGIN { printf "%.2f\n", v }'; }
 
 # peer_median KERNEL ARGS...: the NumPy peer's median over $runs repetitions.
 peer_log=$(mktemp)
-trap 'rm -f "$peer_log"' EXIT
+# cleanup: what the run leaves behind (the sweeper, temporary files).
+cleanup() {
+  if [[ -n "${sweeper:-}" ]]; then kill "$sweeper" 2>/dev/null && wait "$sweeper" 2>/dev/null || true; fi
+  rm -rf "$peer_log" "${times_file:-}" "${work:-}"
+}
+trap cleanup EXIT
 peer_median() {
   local out
-  if ! out=$("${peer[@]}" "$@" --seconds "$target_s" --repeats "$runs" --seed "$seed" 2>"$peer_log"); then
+  if ! out=$("${pin[@]}" "${peer[@]}" "$@" --seconds "$target_s" --repeats "$runs" --seed "$seed" 2>"$peer_log"); then
     cat "$peer_log" >&2
     return 1
   fi
@@ -161,7 +205,6 @@ fi
 if ((checkpoints)); then
   command -v taskset >/dev/null || { log "taskset (util-linux) is needed for --checkpoints"; exit 3; }
   work=$(mktemp -d)
-  trap 'rm -rf "$work" "$peer_log"' EXIT
   # timed NAME CPU ARGS...: lbmc ARGS on cpu CPU; "wall cpu rss_mib" in $work/NAME.time.
   timed() {
     local name=$1 cpu=$2
@@ -243,6 +286,14 @@ log "building the pcg64 floor ($floor_bin)"
 mkdir -p "$(dirname "$floor_bin")"
 # The Release build's -O3, no -march=native; pcg_random.hpp from libpcg-cpp-dev.
 g++ -O3 -std=c++20 "$root/bench/rng_floor.cpp" -o "$floor_bin"
+if ((busy)); then
+  command -v taskset >/dev/null || { log "taskset (util-linux) is needed for --busy"; exit 3; }
+  g++ -O2 -std=c++20 "$root/bench/cache_sweeper.cpp" -o "$root/build/bench/cache_sweeper"
+  taskset -c 0 "$root/build/bench/cache_sweeper" 64 &
+  sweeper=$!
+  pin=(taskset -c 0)
+  log "busy: every timed process shares cpu 0 with bench/cache_sweeper (pid $sweeper, 64 MiB)"
+fi
 
 have_method=0
 if "$lbmc" maxload --help 2>/dev/null | grep -q -- --method; then
@@ -250,7 +301,7 @@ if "$lbmc" maxload --help 2>/dev/null | grep -q -- --method; then
   brute=(--method brute)
 else
   brute=()
-  log "lbmc maxload has no --method: direct-max rows get empty lbmc fields"
+  log "lbmc maxload has no --method: the direct-max rows are left out"
 fi
 
 threads_max=$(nproc)
@@ -274,27 +325,45 @@ warn_if_busy "the runs"
 laws=("normal:0,1" "exponential:1" "poisson:10" "binomial:4096,0.5")
 sizes=(16 1024 65536)
 
-echo "kernel,case,lbmc_ns_per_variate,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,threads"
+# The host: CPU model and caches (lscpu), in the log and in bench/RESULTS.md.
+if command -v lscpu >/dev/null; then
+  log "host: $(lscpu | awk -F: '/^Model name/ { gsub(/^ +/, "", $2); m = $2 }
+    /^L1d cache|^L2 cache|^L3 cache/ { gsub(/^ +/, "", $2); c = c sprintf("%s %s; ", $1, $2) }
+    END { printf "%s; %s", m, c }')$(nproc) cores available"
+fi
+
+echo "kernel,case,lbmc_ns_per_variate,lbmc_p10,lbmc_p90,peer_ns_per_variate,speedup_vs_peer,floor_ns,x_floor,x_floor_p10,x_floor_p90,threads"
+
+# timed_row KERNEL CASE PEER_NS THREADS RESULT: a row from lbmc_median's
+# RESULT and the peer's median.
+timed_row() {
+  local kernel=$1 case_name=$2 peer_ns=$3 threads=$4 ns p10 p90 reps floor xf xf10 xf90
+  read -r ns p10 p90 reps floor xf xf10 xf90 <<<"$5"
+  row "$kernel" "$case_name" "$ns" "$p10" "$p90" "$peer_ns" "$(ratio "$peer_ns" "$ns")" "$floor" "$(x2 "$xf")" \
+    "$(x2 "$xf10")" "$(x2 "$xf90")" "$threads"
+}
 
 # -------------------------------------------------------------------- rng ---
 
-log "rng: pcg64 floor, median of $floor_reps x $floor_outputs outputs"
-floor=$("$floor_bin" "$floor_outputs" "$floor_reps" 2>/dev/null)
-log "  floor: $floor ns per 64-bit output"
-rng_total=$((quick ? 1 << 24 : 1 << 26))
-for kind in raw integers random; do
-  peer_ns=$(peer_median "rng-$kind" --total "$rng_total")
-  case "$kind" in
-    raw) row rng "pcg64 u64 (numpy random_raw)" "$floor" "$peer_ns" "$(ratio "$peer_ns" "$floor")" "$floor" "1.00" 1 ;;
-    integers) row rng "pcg64 u64 (numpy integers)" "$floor" "$peer_ns" "$(ratio "$peer_ns" "$floor")" "$floor" "1.00" 1 ;;
-    random) row rng "uniform double (numpy random)" "" "$peer_ns" "" "$floor" "" 1 ;;
-  esac
-done
+if want rng; then
+  log "rng: pcg64 floor, median of $floor_reps x $floor_outputs outputs"
+  floor=$("${pin[@]}" "$floor_bin" "$floor_outputs" "$floor_reps" 2>/dev/null)
+  log "  floor: $floor ns per 64-bit output"
+  rng_total=$((quick ? 1 << 24 : 1 << 26))
+  for kind in raw integers random; do
+    peer_ns=$(peer_median "rng-$kind" --total "$rng_total")
+    case "$kind" in
+      raw) row rng "pcg64 u64 (numpy random_raw)" "$floor" "" "" "$peer_ns" "$(ratio "$peer_ns" "$floor")" "$floor" "1.00" "" "" 1 ;;
+      integers) row rng "pcg64 u64 (numpy integers)" "$floor" "" "" "$peer_ns" "$(ratio "$peer_ns" "$floor")" "$floor" "1.00" "" "" 1 ;;
+      random) row rng "uniform double (numpy random)" "" "" "" "$peer_ns" "" "$floor" "" "" "" 1 ;;
+    esac
+  done
+fi
 
 # -------------------------------------------------------- maxload, maxshift ---
 
-declare -A brute_ns  # law -> maxload ns per variate at n = 65536
 for kernel in maxload maxshift; do
+  want "$kernel" || continue
   for law in "${laws[@]}"; do
     for n in "${sizes[@]}"; do
       case_name="$law n=$n"
@@ -302,11 +371,9 @@ for kernel in maxload maxshift; do
       extra=()
       [[ "$kernel" == maxload ]] && extra=("${brute[@]}")
       result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads 1 "${extra[@]}")
-      read -r lbmc_ns lbmc_reps row_floor <<<"$result"
+      read -r _ _ _ lbmc_reps _ <<<"$result"
       peer_ns=$(peer_median "$kernel" --dist "$law" --n "$n" --total $((lbmc_reps * n)))
-      [[ "$kernel" == maxload && "$n" == 65536 ]] && brute_ns[$law]=$lbmc_ns
-      row "$kernel" "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
-        "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
+      timed_row "$kernel" "$case_name" "$peer_ns" 1 "$result"
     done
   done
 done
@@ -318,23 +385,23 @@ done
 # the negative binomial on its table (1000,0.01) and past it (1e4,0.01), and
 # the empirical law of 10^5 measured times (lognormal values written once by
 # NumPy from the run's seed; NumPy's peer is rng.choice of the sorted values).
-times_file=$(mktemp --suffix=.txt)
-trap 'rm -f "$peer_log" "$times_file"' EXIT
-"$py" -c 'import sys, numpy as np
+if want sampler; then
+  times_file=$(mktemp --suffix=.txt)
+  "$py" -c 'import sys, numpy as np
 np.savetxt(sys.argv[1], np.random.default_rng(int(sys.argv[2])).lognormal(0.0, 0.5, 100000), fmt="%.17g")' \
-  "$times_file" "$seed"
-for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto:4.5,1" "geometric:0.3" \
-  "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01" "empirical:$times_file"; do
-  label=$law
-  [[ "$law" == empirical:* ]] && label="empirical:(1e5 lognormal times)"
-  n=65536 case_name="$label n=65536"
-  log "sampler $case_name"
-  result=$(lbmc_median variate "$n" maxload --dist "$law" --n "$n" --seed "$seed" --threads 1 "${brute[@]}")
-  read -r lbmc_ns lbmc_reps row_floor <<<"$result"
-  peer_ns=$(peer_median maxload --dist "$law" --n "$n" --total $((lbmc_reps * n)))
-  row sampler "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
-    "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
-done
+    "$times_file" "$seed"
+  for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto:4.5,1" "geometric:0.3" \
+    "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01" "empirical:$times_file"; do
+    label=$law
+    [[ "$law" == empirical:* ]] && label="empirical:(1e5 lognormal times)"
+    n=65536 case_name="$label n=65536"
+    log "sampler $case_name"
+    result=$(lbmc_median variate "$n" maxload --dist "$law" --n "$n" --seed "$seed" --threads 1 "${brute[@]}")
+    read -r _ _ _ lbmc_reps _ <<<"$result"
+    peer_ns=$(peer_median maxload --dist "$law" --n "$n" --total $((lbmc_reps * n)))
+    timed_row sampler "$case_name" "$peer_ns" 1 "$result"
+  done
+fi
 
 # ---------------------------------------------------------------- compare ---
 
@@ -344,71 +411,89 @@ done
 # force on the same law (a draw and a compare per variate), and x_floor is
 # the strategy's extra cost per task in units of that draw:
 # (ns per task - floor) / floor. No NumPy peer (NumPy has no schedules).
-draw_result=$(lbmc_median variate 65536 maxload --dist exponential:1 --n 65536 --seed "$seed" --threads 1 "${brute[@]}")
-read -r draw_ns _ _ <<<"$draw_result"
-for strategy in block cyclic random choice:2 self chunk:16 guided balanced-block lpt; do
-  tasks=1000000 case_name="$strategy N=1e6 P=1024"
-  log "compare $case_name"
-  result=$(lbmc_median rep "$tasks" compare --dist exponential:1 --N "$tasks" --P 1024 --strategy "$strategy" \
-    --seed "$seed" --threads 1)
-  read -r rep_ns _ _ <<<"$result"
-  task_ns=$(awk -v r="$rep_ns" -v n="$tasks" 'BEGIN { printf "%.4f\n", r / n }')
-  extra=$(awk -v t="$task_ns" -v f="$draw_ns" 'BEGIN { printf "%.2f\n", (t - f) / f }')
-  row compare "$case_name" "$task_ns" "" "" "$draw_ns" "$extra" 1
-done
+if want compare; then
+  draw_result=$(lbmc_median variate 65536 maxload --dist exponential:1 --n 65536 --seed "$seed" --threads 1 "${brute[@]}")
+  read -r draw_ns _ <<<"$draw_result"
+  for strategy in block cyclic random choice:2 self chunk:16 guided balanced-block lpt; do
+    tasks=1000000 case_name="$strategy N=1e6 P=1024"
+    log "compare $case_name"
+    result=$(lbmc_median rep "$tasks" compare --dist exponential:1 --N "$tasks" --P 1024 --strategy "$strategy" \
+      --seed "$seed" --threads 1)
+    read -r rep_ns rep_p10 rep_p90 _ <<<"$result"
+    per_task() { awk -v r="$1" -v n="$tasks" 'BEGIN { printf "%.4f\n", r / n }'; }
+    extra() { awk -v t="$1" -v f="$draw_ns" 'BEGIN { printf "%.2f\n", (t - f) / f }'; }
+    task_ns=$(per_task "$rep_ns") task_p10=$(per_task "$rep_p10") task_p90=$(per_task "$rep_p90")
+    row compare "$case_name" "$task_ns" "$task_p10" "$task_p90" "" "" "$draw_ns" "$(extra "$task_ns")" \
+      "$(extra "$task_p10")" "$(extra "$task_p90")" 1
+  done
+fi
 
 # ----------------------------------------------------------------- assign ---
 
 # Multinomial assignment by throwing (lbmc picks throwing for N <= 64 P), in
 # ns per task; one replication draws N tasks.
-for nodes in "1000 100" "1000000 1000000"; do
-  read -r tasks procs <<<"$nodes"
-  case_name="N=$tasks P=$procs"
-  log "assign $case_name"
-  result=$(lbmc_median variate "$tasks" assign --N "$tasks" --P "$procs" --seed "$seed" --threads 1)
-  read -r lbmc_ns lbmc_reps row_floor <<<"$result"
-  peer_ns=$(peer_median assign --n "$tasks" --bins "$procs" --total $((lbmc_reps * tasks)))
-  row assign "$case_name" "$lbmc_ns" "$peer_ns" "$(ratio "$peer_ns" "$lbmc_ns")" \
-    "$row_floor" "$(ratio "$lbmc_ns" "$row_floor")" 1
-done
+if want assign; then
+  for nodes in "1000 100" "1000000 1000000"; do
+    read -r tasks procs <<<"$nodes"
+    case_name="N=$tasks P=$procs"
+    log "assign $case_name"
+    result=$(lbmc_median variate "$tasks" assign --N "$tasks" --P "$procs" --seed "$seed" --threads 1)
+    read -r _ _ _ lbmc_reps _ <<<"$result"
+    peer_ns=$(peer_median assign --n "$tasks" --bins "$procs" --total $((lbmc_reps * tasks)))
+    timed_row assign "$case_name" "$peer_ns" 1 "$result"
+  done
+fi
 
 # ------------------------------------------------------------- direct-max ---
 
-n=65536
-vs_brute=()
-for law in "normal:0,1" "exponential:1"; do
-  case_name="$law n=$n"
-  log "direct-max $case_name"
-  direct_ns="" peer_ns="" total=$((quick ? 1 << 22 : 1 << 24)) row_floor=$floor
-  if ((have_method)); then
-    result=$(lbmc_median rep 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
-    read -r direct_ns total row_floor <<<"$result"
-  fi
-  if [[ "$law" == exponential:* ]]; then
-    peer_ns=$(peer_median direct-max --dist "$law" --n "$n" --total "$total")
-  fi
-  row direct-max "$case_name" "$direct_ns" "$peer_ns" "$(ratio "$peer_ns" "$direct_ns")" \
-    "$row_floor" "$(ratio "$direct_ns" "$row_floor")" 1
-  per_rep_brute=$(product "${brute_ns[$law]}" "$n")
-  vs_brute+=("$(row direct-max-vs-brute "$case_name" "$direct_ns" "$per_rep_brute" \
-    "$(ratio "$per_rep_brute" "$direct_ns")" "$row_floor" "$(ratio "$direct_ns" "$row_floor")" 1)")
-done
-printf '%s\n' "${vs_brute[@]}"
+# Direct maxima in ns per replication, two ways: the simulation phase
+# (direct-max: 1e9 / meta.reps_per_second, the loop that draws the maxima
+# and adds them to the statistics) and the whole command (direct-max-whole:
+# meta.wall_seconds per replication, which adds the exact quantiles' sort of
+# every value, O(reps), after the loop). direct-max-vs-brute divides
+# maxload's brute force per replication (n draws, the simulation phase of the
+# maxload rows) by each.
+if want direct-max && ((have_method)); then
+  n=65536
+  vs_brute=()
+  for law in "normal:0,1" "exponential:1"; do
+    case_name="$law n=$n"
+    log "direct-max $case_name"
+    brute_result=$(lbmc_median variate "$n" maxload "${brute[@]}" --dist "$law" --n "$n" --seed "$seed" --threads 1)
+    read -r brute_ns _ <<<"$brute_result"
+    per_rep_brute=$(product "$brute_ns" "$n")
+    for unit in rep whole; do
+      result=$(lbmc_median "$unit" 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
+      read -r direct_ns _ _ total _ <<<"$result"
+      kernel=direct-max peer_ns=""
+      [[ "$unit" == whole ]] && kernel=direct-max-whole
+      if [[ "$unit" == rep && "$law" == exponential:* ]]; then
+        peer_ns=$(peer_median direct-max --dist "$law" --n "$n" --total "$total")
+      fi
+      timed_row "$kernel" "$case_name" "$peer_ns" 1 "$result"
+      vs_brute+=("$(row "$kernel-vs-brute" "$case_name" "$direct_ns" "" "" "$per_rep_brute" \
+        "$(ratio "$per_rep_brute" "$direct_ns")" "" "" "" "" 1)")
+    done
+  done
+  printf '%s\n' "${vs_brute[@]}"
+fi
 
 # ---------------------------------------------------------------- scaling ---
 
-law="normal:0,1" n=1024
-warn_if_busy "the scaling runs"
-for kernel in maxload maxshift; do
-  extra=()
-  [[ "$kernel" == maxload ]] && extra=("${brute[@]}")
-  t1=""
-  for ((t = 1; t <= threads_max; t++)); do
-    log "$kernel-scaling $law n=$n threads=$t"
-    result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads "$t" "${extra[@]}")
-    read -r ns _ row_floor <<<"$result"
-    [[ $t -eq 1 ]] && t1=$ns
-    row "$kernel-scaling" "$law n=$n" "$ns" "" "$(ratio "$t1" "$ns")" "$row_floor" "" "$t"
+if want scaling && ((!busy)); then
+  law="normal:0,1" n=1024
+  warn_if_busy "the scaling runs"
+  for kernel in maxload maxshift; do
+    extra=()
+    [[ "$kernel" == maxload ]] && extra=("${brute[@]}")
+    t1=""
+    for ((t = 1; t <= threads_max; t++)); do
+      log "$kernel-scaling $law n=$n threads=$t"
+      result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads "$t" "${extra[@]}")
+      read -r ns p10 p90 _ row_floor _ <<<"$result"
+      [[ $t -eq 1 ]] && t1=$ns
+      row "$kernel-scaling" "$law n=$n" "$ns" "$p10" "$p90" "" "$(ratio "$t1" "$ns")" "$row_floor" "" "" "" "$t"
+    done
   done
-done
+fi
 log "done"
