@@ -12,7 +12,6 @@
 // bucket's first cell. The cell found is the same for any guide.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -39,11 +38,7 @@ class InversionTable {
     std::size_t i = guide_[bucket];
     i += static_cast<std::size_t>(u >= thr[i]);  // branch-free: most searches end here
     i += static_cast<std::size_t>(u >= thr[i]);
-    if (u >= thr[i]) [[unlikely]] {
-      // A bucket of many thresholds (a tail's): bisect up to the next
-      // bucket's first cell, whose threshold exceeds every u of this one.
-      i = static_cast<std::size_t>(std::upper_bound(thr + i, thr + guide_[bucket + 1] + 1, u) - thr);
-    }
+    if (u >= thr[i]) [[unlikely]] i = bisect(i, bucket, u);
     return i;
   }
   //! The value of cell 1.
@@ -59,6 +54,10 @@ class InversionTable {
 
  private:
   void build_guide();  // from thresholds_
+  // A bucket of many thresholds (a tail's): the cell of u from i on, found by
+  // bisection up to the next bucket's first cell, whose threshold exceeds
+  // every u of this bucket. Out of line: it keeps locate small.
+  [[gnu::noinline, gnu::cold]] std::size_t bisect(std::size_t i, std::size_t bucket, std::uint64_t u) const noexcept;
 
   double lo_ = 0.0;
   double below_ = 0.0;
