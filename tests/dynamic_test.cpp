@@ -374,6 +374,53 @@ TEST_SUITE("fast") {
     CHECK(analytic::isoefficiency_beta(3) == 2.0);
   }
 
+  TEST_CASE("dynamic: the isoefficiency search ends on a bracket of eta0 at most 1 + tol wide") {
+    // The ends re-evaluated by the same ν search (same seed: the same
+    // numbers) straddle η₀; a start 30% off with the slope of the first
+    // search takes fewer evaluations than the start 10-15 times too low,
+    // and ends on a bracket too.
+    const engine::RunPlan plan = engine::RunPlan::fixed(7, 400, 2);
+    for (const exp::SubtaskModel model : {exp::SubtaskModel::exponential, exp::SubtaskModel::deterministic}) {
+      CAPTURE(std::string(exp::to_string(model)));
+      const exp::DynamicModel base{model, 8, 50.0, 1.0, 1.0};
+      const auto eta_at = [&](double t1) {
+        exp::DynamicModel m = base;
+        m.t1 = t1;
+        return exp::held_out_efficiency(exp::optimize_nu(m, plan, 0.95)).mean;
+      };
+      const exp::IsoefficiencyPoint iso = exp::isoefficiency_t1(base, 0.8, 0.05, plan, 0.95);
+      CHECK(iso.t1 / iso.t1_below <= 1.05 * (1.0 + 1e-12));
+      CHECK(eta_at(iso.t1) >= 0.8);
+      CHECK(eta_at(iso.t1_below) < 0.8);
+      CHECK(iso.slope > 0.0);
+      CHECK(iso.evaluations <= 12);
+      exp::DynamicModel off = base;
+      off.t1 = 1.3 * iso.t1;
+      const exp::IsoefficiencyPoint again = exp::isoefficiency_t1(off, 0.8, 0.05, plan, 0.95, iso.slope);
+      CHECK(again.t1 / again.t1_below <= 1.05 * (1.0 + 1e-12));
+      CHECK(eta_at(again.t1) >= 0.8);
+      CHECK(eta_at(again.t1_below) < 0.8);
+      CHECK(again.evaluations < iso.evaluations);
+    }
+  }
+
+  TEST_CASE("dynamic: an isoefficiency sweep starts each p where its points extrapolate") {
+    exp::IsoefficiencySweep sweep(2, 3.0);
+    const auto theory = [](double p) { return std::pow(p, 1.5) * std::pow(std::log(p), 1.5); };
+    CHECK(sweep.start(16.0) == doctest::Approx(3.0 * theory(16.0)).epsilon(1e-12));
+    CHECK(sweep.slope() == 0.0);
+    exp::IsoefficiencyPoint point;
+    point.t1 = 1000.0;
+    point.slope = 0.25;
+    sweep.add(16.0, point);
+    CHECK(sweep.start(32.0) == doctest::Approx(1000.0 * theory(32.0) / theory(16.0)).epsilon(1e-12));
+    CHECK(sweep.slope() == 0.25);
+    point.t1 = 4000.0;
+    sweep.add(32.0, point);
+    CHECK(sweep.start(64.0) == doctest::Approx(16000.0).epsilon(1e-12));  // t1 ∝ p² through the two points
+    CHECK(sweep.p() == std::vector<double>{16.0, 32.0});
+  }
+
   TEST_CASE("dynamic: search results do not depend on the thread count") {
     const exp::DynamicModel m{exp::SubtaskModel::exponential, 8, 300.0, 1.0, 1.0};
     const auto one = exp::optimize_nu(m, engine::RunPlan::fixed(4, 3000, 1), 0.95);

@@ -329,6 +329,7 @@ IsoefficiencyPoint isoefficiency_t1(const DynamicModel& base, double eta0, doubl
   }
   result.slope = (hi.eta - lo.eta) / (hi.x - lo.x);
   result.t1 = std::exp(hi.x);
+  result.t1_below = std::exp(lo.x);
   result.log_t1_se = result.slope > 0.0 ? held_out_efficiency(hi.optimum).se / result.slope
                                         : std::numeric_limits<double>::infinity();
   result.optimum = std::move(hi.optimum);

@@ -150,6 +150,7 @@ engine::MeanSummary held_out_efficiency(const NuOptimum& optimum);
 
 struct IsoefficiencyPoint {
   double t1 = 0.0;         //!< smallest t1 found with η_max >= η₀ (upper end of the final bracket)
+  double t1_below = 0.0;   //!< largest t1 found with η_max < η₀ (lower end; t1/t1_below <= 1 + tol)
   double log_t1_se = 0.0;  //!< se of ln t1 (top of this file)
   NuOptimum optimum;       //!< the search at t1
   double slope = 0.0;      //!< dη_max/d ln t1 across the final bracket
