@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "lbmc/engine/rng.hpp"
+#include "lbmc/engine/scratch_vector.hpp"
 
 namespace lbmc::exp {
 
@@ -53,9 +54,11 @@ class ThrowCounter {
   std::int64_t tasks_;
   std::uint64_t bins_;
   std::int64_t chunk_;                 // draws a chunk
-  std::vector<std::uint32_t> counts_;  // one a bin
-  std::vector<std::uint32_t> drawn_;   // a chunk's draws, in order (blocked counting only)
-  std::vector<std::uint32_t> grouped_; // the same, grouped by block
+  // Not zeroed on allocation: max_count zeroes the counters, and writes the
+  // draws before it reads them.
+  engine::ScratchVector<std::uint32_t> counts_;   // one a bin
+  engine::ScratchVector<std::uint32_t> drawn_;    // a chunk's draws, in order (blocked counting only)
+  engine::ScratchVector<std::uint32_t> grouped_;  // the same, grouped by block
   std::vector<std::int64_t> starts_;   // per block: its draws in the chunk, then where its group starts
 };
 
