@@ -216,15 +216,14 @@ DynamicOptions check_dynamic_options(const DynamicOptionsText& text) {
   check_tree(text, o);
   check_work(text, o);
   o.lambda = parse_lambdas(text.lambda);
+  const DynamicModeFlag* chosen = nullptr;
   for (std::size_t i = 0; i < std::size(kDynamicModes); ++i) {
     if (!text.modes[i]) continue;
-    if (o.mode != DynamicMode::points) {
-      const auto& first = *std::find_if(std::begin(kDynamicModes), std::end(kDynamicModes),
-                                        [&](const DynamicModeFlag& m) { return m.mode == o.mode; });
-      throw InputError(fmt::format("{} and {}: give one of them", first.flag, kDynamicModes[i].flag));
-    }
-    o.mode = kDynamicModes[i].mode;
+    if (chosen != nullptr)
+      throw InputError(fmt::format("{} and {}: give one of them", chosen->flag, kDynamicModes[i].flag));
+    chosen = &kDynamicModes[i];
   }
+  if (chosen != nullptr) o.mode = chosen->mode;
   o.eta0 = parse_option("--eta0", text.eta0, engine::parse_real);
   if (!(o.eta0 > 0.0 && o.eta0 < 1.0)) throw InputError(fmt::format("--eta0: '{}' must be in (0,1)", text.eta0));
   o.tol = parse_option("--tol", text.tol, engine::parse_real);
