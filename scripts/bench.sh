@@ -414,14 +414,15 @@ fi
 if want compare; then
   draw_result=$(lbmc_median variate 65536 maxload --dist exponential:1 --n 65536 --seed "$seed" --threads 1 "${brute[@]}")
   read -r draw_ns _ <<<"$draw_result"
+  tasks=1000000
+  per_task() { awk -v r="$1" -v n="$tasks" 'BEGIN { printf "%.4f\n", r / n }'; }
+  extra() { awk -v t="$1" -v f="$draw_ns" 'BEGIN { printf "%.2f\n", (t - f) / f }'; }
   for strategy in block cyclic random choice:2 self chunk:16 guided balanced-block lpt; do
-    tasks=1000000 case_name="$strategy N=1e6 P=1024"
+    case_name="$strategy N=1e6 P=1024"
     log "compare $case_name"
     result=$(lbmc_median rep "$tasks" compare --dist exponential:1 --N "$tasks" --P 1024 --strategy "$strategy" \
       --seed "$seed" --threads 1)
     read -r rep_ns rep_p10 rep_p90 _ <<<"$result"
-    per_task() { awk -v r="$1" -v n="$tasks" 'BEGIN { printf "%.4f\n", r / n }'; }
-    extra() { awk -v t="$1" -v f="$draw_ns" 'BEGIN { printf "%.2f\n", (t - f) / f }'; }
     task_ns=$(per_task "$rep_ns") task_p10=$(per_task "$rep_p10") task_p90=$(per_task "$rep_p90")
     row compare "$case_name" "$task_ns" "$task_p10" "$task_p90" "" "" "$draw_ns" "$(extra "$task_ns")" \
       "$(extra "$task_p10")" "$(extra "$task_p90")" 1
