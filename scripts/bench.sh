@@ -296,7 +296,9 @@ if ((busy)); then
 fi
 
 have_method=0
-if "$lbmc" maxload --help 2>/dev/null | grep -q -- --method; then
+# (Read whole, not piped into grep -q: grep's early exit would end lbmc by
+# SIGPIPE, and under pipefail the test would fail at random.)
+if [[ "$("$lbmc" maxload --help 2>/dev/null)" == *--method* ]]; then
   have_method=1
   brute=(--method brute)
 else

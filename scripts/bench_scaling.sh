@@ -49,7 +49,7 @@ configs=()
 for ((t = 1; t <= cores; t *= 2)); do configs+=("1x$t"); done
 ((cores & (cores - 1))) && configs+=("1x$cores")
 mpi=0
-if command -v mpirun >/dev/null && ldd "$lbmc" | grep -q libmpi; then
+if command -v mpirun >/dev/null && [[ "$(ldd "$lbmc")" == *libmpi* ]]; then
   mpi=1
   for ((r = 2; r <= cores; r *= 2)); do configs+=("${r}x$((cores / r))"); done
 fi

@@ -16,7 +16,8 @@ trap 'apt-get remove -y -qq lbmc >/dev/null' EXIT
 lbmc --version
 man -w lbmc lbmc-maxload lbmc-compare >/dev/null
 [[ -e /usr/share/bash-completion/completions/lbmc ]]
-lbmc maxload --n 16 --reps 1e4 --seed 1 --quiet --csv - | grep -q '^maxload,"normal:0,1",16,'
+csv=$(lbmc maxload --n 16 --reps 1e4 --seed 1 --quiet --csv -)
+grep -q '^maxload,"normal:0,1",16,' <<<"$csv"
 apt-get remove -y -qq lbmc >/dev/null
 trap - EXIT
 if [[ -e /usr/bin/lbmc ]]; then
