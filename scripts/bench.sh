@@ -7,7 +7,7 @@
 #     after its own floor; the median and the 10th and 90th percentiles
 #   --quick: 7 runs of about 0.1 s
 #   --only KERNEL: only the rows of KERNEL (rng, maxload, maxshift, sampler,
-#     compare, assign, direct-max, scaling), e.g. to check a change in a
+#     compare, assign, direct-max, python, scaling), e.g. to check a change in a
 #     minute: scripts/bench.sh --quick --only maxload
 #   --busy: every timed process (lbmc, its floor, the peer) shares cpu 0
 #     with bench/cache_sweeper, which refills the caches with its own lines
@@ -32,7 +32,7 @@ usage() {
 }
 
 quick=0 checkpoints=0 busy=0 only=""
-kernels="rng maxload maxshift sampler compare assign direct-max scaling"
+kernels="rng maxload maxshift sampler compare assign direct-max python scaling"
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
@@ -479,6 +479,19 @@ if want direct-max && ((have_method)); then
     done
   done
   printf '%s\n' "${vs_brute[@]}"
+fi
+
+# ----------------------------------------------------------------- python ---
+
+# Many small runs from Python (bench/python_calls.py), in ns per call: the
+# module's call against the same run as a process whose CSV pandas reads
+# (python-call), and what the module adds to the command line's own work
+# (python-overhead).
+python_package="$(dirname "$lbmc")/python"
+if want python && [[ -e "$python_package/lbmc/__init__.py" ]]; then
+  log "python: $runs batches of module calls and of processes"
+  "${pin[@]}" env PYTHONPATH="$python_package" OMP_NUM_THREADS=1 "$py" "$root/bench/python_calls.py" "$lbmc" \
+    --runs "$runs" --calls $((quick ? 50 : 200))
 fi
 
 # ---------------------------------------------------------------- scaling ---

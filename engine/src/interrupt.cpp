@@ -17,6 +17,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "lbmc/engine/embedding.hpp"
+
 namespace lbmc::engine {
 namespace {
 
@@ -78,10 +80,14 @@ void install_interrupt_handler() {
   handle(SIGXFSZ, SIG_IGN);
 }
 
-bool interrupt_requested() noexcept { return g_interrupted != 0; }
+bool interrupt_requested() noexcept {
+  if (g_interrupted != 0) return true;
+  const Embedding* embedding = current_embedding();
+  return embedding != nullptr && embedding->stop.load(std::memory_order_relaxed);
+}
 
 void throw_if_interrupted() {
-  if (g_interrupted != 0) throw Interrupted();
+  if (interrupt_requested()) throw Interrupted();
 }
 
 void interrupt_reached_boundary() noexcept {

@@ -11,13 +11,17 @@ namespace lbmc::engine {
 Progress::Progress(ProgressMode mode, std::string label)
     : enabled_(mode == ProgressMode::always ||
                (mode == ProgressMode::automatic && isatty(STDERR_FILENO) != 0)),
+      feed_(current_embedding() != nullptr ? &current_embedding()->progress : nullptr),
       label_(std::move(label)),
       start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
+      last_(start_) {
+  if (feed_ != nullptr) feed_->start(label_);
+}
 
 Progress::~Progress() { finish(); }
 
 void Progress::update(std::int64_t done, std::int64_t planned) {
+  if (feed_ != nullptr) feed_->update(done, planned);
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
   if (drawn_ && now - last_ < std::chrono::milliseconds(200) && done < planned) return;

@@ -13,7 +13,7 @@
 namespace lbmc::engine {
 
 RunJournal& RunJournal::get() {
-  static RunJournal journal;
+  thread_local RunJournal journal;
   return journal;
 }
 

@@ -1,6 +1,8 @@
 // `lbmc reproduce PAPER|all`: recomputes every printed number of a paper and
 // writes results/<paper>/claims.csv and claims.md (DESIGN §4, claims schema).
-// Seeds are fixed by default so the files regenerate byte-identically.
+// Seeds are fixed by default so the files regenerate byte-identically. Under
+// an embedding (engine/embedding.hpp) the claims go to its output instead of
+// stdout, the files being written as always.
 #include <cstdio>
 #include <filesystem>
 
@@ -10,6 +12,7 @@
 #include <omp.h>
 
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/embedding.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/output_file.hpp"
@@ -106,6 +109,7 @@ class ReproduceCommand final : public Command {
     ctx.quick = quick_;
     ctx.progress = settings.plan.progress;
     std::vector<PaperClaims> reproduced;
+    engine::Embedding* const embedding = engine::current_embedding();
     for (const Paper& paper : selected) {
       std::vector<Claim> claims;
       for (ClaimPart part : paper.parts) {
@@ -118,10 +122,17 @@ class ReproduceCommand final : public Command {
       engine::write_file_atomically(dir + "/claims.csv", claims_csv(claims));
       const std::string markdown = claims_markdown(paper.title, claims);
       engine::write_file_atomically(dir + "/claims.md", markdown);
-      std::fputs(markdown.c_str(), stdout);
-      std::fputs("\n", stdout);
+      if (embedding == nullptr) {
+        std::fputs(markdown.c_str(), stdout);
+        std::fputs("\n", stdout);
+      }
       if (!quiet_) std::fprintf(stderr, "lbmc reproduce: %zu claims written to %s/\n", claims.size(), dir.c_str());
       reproduced.push_back({paper.id, paper.title, std::move(claims)});
+    }
+    if (embedding != nullptr) {
+      std::vector<Claim> all;
+      for (const PaperClaims& paper : reproduced) all.insert(all.end(), paper.claims.begin(), paper.claims.end());
+      embedding->output.claims_csv = claims_csv(all);
     }
     if (paper_ == "all") {
       engine::write_file_atomically(out_ + "/SUMMARY.md", summary_markdown(reproduced));

@@ -14,6 +14,7 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/build_info.hpp"
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/embedding.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/run_journal.hpp"
@@ -81,20 +82,17 @@ int run_parsed(CLI::App& app, int argc, const char* const* argv,
   // A check runs nothing that a signal should stop, and the process hosting
   // it keeps its own handlers.
   if (mode == CliMode::check_only) return 0;
-  engine::install_interrupt_handler();
+  if (engine::current_embedding() == nullptr) engine::install_interrupt_handler();
   return job->start();
 }
 
-}  // namespace
-
-int run_cli(int argc, const char* const* argv, CliMode mode) {
-  CLI::App app{"lbmc: Monte Carlo statistics of parallel load balancing, checked against closed forms"};
+// The parser of every command in `commands`, each subcommand beside its command.
+Subcommands declare_commands(CLI::App& app, const std::vector<std::unique_ptr<Command>>& commands) {
   app.name("lbmc");
   app.require_subcommand(1);
   app.set_version_flag("--version", engine::version_line());
-  auto commands = make_commands();
   Subcommands subcommands;
-  for (auto& command : commands) {
+  for (const auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command->name(), command->summary());
     // A repeated single-valued option takes its last value (list options say otherwise).
     sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -102,41 +100,87 @@ int run_cli(int argc, const char* const* argv, CliMode mode) {
     help_from_tables(*sub, *command);
     subcommands.emplace_back(sub, command.get());
   }
+  return subcommands;
+}
+
+constexpr const char* kDescription =
+    "lbmc: Monte Carlo statistics of parallel load balancing, checked against closed forms";
+
+// Every step of run_cli but the last exchange: the outcome to conclude.
+CliOutcome run_to_outcome(int argc, const char* const* argv, CliMode mode) {
+  CLI::App app{kDescription};
+  const auto commands = make_commands();
+  const Subcommands subcommands = declare_commands(app, commands);
   std::string prefix = "lbmc";
-  // A failure's exit code and message; rank 0 prints the message of the
-  // first rank that failed (engine/cluster.hpp), a single process its own.
-  int code = 0;
-  std::string failure;
+  using Failure = CliOutcome::Failure;
+  CliOutcome outcome;
+  const auto fail = [&](int code, Failure failure, std::string message) {
+    outcome = {code, failure, std::move(message)};
+  };
   engine::RunJournal& journal = engine::RunJournal::get();
   if (!journal.restoring()) journal.reset();
   journal.set_arguments(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
   try {
-    code = run_parsed(app, argc, argv, commands, subcommands, prefix, mode);
-    if (mode == CliMode::run && (code == 0 || code == 1)) journal.finish();
+    outcome.code = run_parsed(app, argc, argv, commands, subcommands, prefix, mode);
+    if (mode == CliMode::run && (outcome.code == 0 || outcome.code == 1)) journal.finish();
   } catch (const engine::cluster::RemoteFailure& e) {
-    code = e.code();
-    failure = e.what();
+    fail(e.code(), Failure::remote, e.what());
   } catch (const engine::InputError& e) {
-    code = 2;
-    failure = fmt::format("{}: error: {}", prefix, e.what());
+    fail(2, Failure::bad_input, fmt::format("{}: error: {}", prefix, e.what()));
   } catch (const engine::Interrupted&) {
-    code = 130;
-    failure = fmt::format("{}: interrupted", prefix);
+    fail(130, Failure::interrupted, fmt::format("{}: interrupted", prefix));
   } catch (const std::bad_alloc&) {
-    code = 3;
-    failure = fmt::format("{}: failed: out of memory (a smaller run, fewer --threads or a larger limit may fit)",
-                          prefix);
+    fail(3, Failure::out_of_memory,
+         fmt::format("{}: failed: out of memory (a smaller run, fewer --threads or a larger limit may fit)", prefix));
   } catch (const std::length_error&) {
-    code = 3;
-    failure = fmt::format("{}: failed: out of memory (an array larger than the address space)", prefix);
+    fail(3, Failure::out_of_memory,
+         fmt::format("{}: failed: out of memory (an array larger than the address space)", prefix));
   } catch (const std::exception& e) {
-    code = 3;
-    failure = fmt::format("{}: failed: {}", prefix, e.what());
+    fail(3, Failure::runtime, fmt::format("{}: failed: {}", prefix, e.what()));
   }
   // A checkpoint still being written when the command failed ends (whole,
-  // or removed) before the process does.
+  // or removed) before the command does.
   journal.settle();
-  return engine::cluster::conclude(code, failure);
+  return outcome;
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, CliMode mode) {
+  // A failure's exit code and message; rank 0 prints the message of the
+  // first rank that failed (engine/cluster.hpp), a single process its own.
+  const CliOutcome outcome = run_to_outcome(argc, argv, mode);
+  return engine::cluster::conclude(outcome.code, outcome.message);
+}
+
+std::vector<CommandSpec> describe_commands() {
+  CLI::App app{kDescription};
+  const auto commands = make_commands();
+  std::vector<CommandSpec> specs;
+  for (const auto& [sub, command] : declare_commands(app, commands)) {
+    CommandSpec spec{command->name(), command->summary(), sub->help("lbmc"), {}};
+    for (const CLI::Option* option : sub->get_options()) {
+      const bool positional = !option->nonpositional();
+      if (!positional && option->get_lnames().empty()) continue;  // -h alone
+      if (!positional && option->get_lnames().front() == "help") continue;
+      OptionSpec o;
+      o.name = positional ? option->get_name() : "--" + option->get_lnames().front();
+      o.positional = positional;
+      o.flag = option->get_expected_max() == 0;
+      o.several = option->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll ||
+                  option->get_expected_max() > 1;
+      o.help = option->get_description();
+      spec.options.push_back(std::move(o));
+    }
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+CliOutcome run_embedded(const std::vector<std::string>& arguments) {
+  std::vector<const char*> argv{"lbmc"};
+  for (const std::string& a : arguments) argv.push_back(a.c_str());
+  return run_to_outcome(static_cast<int>(argv.size()), argv.data(), CliMode::run);
 }
 
 }  // namespace lbmc::exp

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/embedding.hpp"
 
 namespace lbmc::exp {
 namespace {
@@ -99,7 +100,9 @@ int Report::finish() {
   const bool json_on_stdout = json_ && json_->is_stdout();
   if (csv_) csv_->commit(engine::to_csv(table_));
   if (json_) json_->commit(engine::to_json(table_, meta_).dump(2) + "\n");
-  if (!csv_on_stdout && !json_on_stdout) {
+  if (engine::Embedding* embedding = engine::current_embedding()) {
+    embedding->output.tables.push_back({engine::to_csv(table_), engine::to_json(table_, meta_)["meta"].dump()});
+  } else if (!csv_on_stdout && !json_on_stdout) {
     const std::string text = engine::to_text(table_);
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

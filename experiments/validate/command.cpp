@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,10 +15,13 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/embedding.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
+#include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/report.hpp"
 #include "lbmc/exp/run_options.hpp"
@@ -80,8 +84,14 @@ class ValidateCommand final : public Command {
     const RunOptions& settings = applied.options();
     if (!engine::cluster::is_root()) return 0;
     ::setenv("LBMC_SINGLE_PROCESS", "1", 1);
-    const fs::path self = fs::read_symlink("/proc/self/exe");
-    const fs::path scratch = fs::temp_directory_path() / fmt::format("lbmc_validate_{}", ::getpid());
+    const engine::Embedding* embedding = engine::current_embedding();
+    const fs::path self = embedding != nullptr ? fs::path(embedding->executable) : fs::read_symlink("/proc/self/exe");
+    if (embedding != nullptr && ::access(self.c_str(), X_OK) != 0) {
+      throw engine::RuntimeFailure(fmt::format("validate runs its cases with the lbmc executable, and '{}' is none",
+                                               self.string()));
+    }
+    static std::atomic<int> runs{0};  // two at once in one process get two folders
+    const fs::path scratch = fs::temp_directory_path() / fmt::format("lbmc_validate_{}_{}", ::getpid(), runs++);
     fs::create_directories(scratch);
     std::vector<CaseOutcome> outcomes;
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -97,7 +107,7 @@ class ValidateCommand final : public Command {
       }
     }
     fs::remove_all(scratch);
-    return summarise(cases, outcomes);
+    return summarise(cases, outcomes, settings.plan.seed);
   }
 
   std::vector<ValidationCase> selected_cases() const {
@@ -152,9 +162,12 @@ class ValidateCommand final : public Command {
     return outcome;
   }
 
-  int summarise(const std::vector<ValidationCase>& cases, const std::vector<CaseOutcome>& outcomes) const {
+  int summarise(const std::vector<ValidationCase>& cases, const std::vector<CaseOutcome>& outcomes,
+                std::uint64_t seed) const {
     std::string table = fmt::format("{:<10} {:<28} {:>6} {:>11} {:>11} {:>8}  {}\n", "experiment", "case", "rows",
                                     "exact pass", "bound ok", "seconds", "status");
+    // The same rows as data, for an embedding (engine/embedding.hpp).
+    std::string csv = "experiment,case,rows,exact_pass,exact_checks,bound_ok,bounds,seconds,status\n";
     std::int64_t failed = 0, errors = 0, exact = 0, bounds_missed = 0;
     for (std::size_t i = 0; i < cases.size(); ++i) {
       const CaseOutcome& o = outcomes[i];
@@ -175,12 +188,20 @@ class ValidateCommand final : public Command {
       table += fmt::format("{:<10} {:<28} {:>6} {:>11} {:>11} {:>8.1f}  {}\n", cases[i].experiment, cases[i].name,
                            n.rows, fmt::format("{}/{}", n.exact_pass, n.exact_pass + n.exact_fail),
                            fmt::format("{}/{}", n.bound_pass, n.bound_pass + n.bound_fail), o.seconds, status);
+      csv += fmt::format("{},{},{},{},{},{},{},{},{}\n", engine::csv_field(cases[i].experiment),
+                         engine::csv_field(cases[i].name), n.rows, n.exact_pass, n.exact_pass + n.exact_fail,
+                         n.bound_pass, n.bound_pass + n.bound_fail, engine::format_number(o.seconds),
+                         engine::csv_field(status));
     }
     table += fmt::format("\n{} cases, {} exact checks, {} failed, {} bound{} not respected, {} case{} not run\n",
                          cases.size(), exact, failed, bounds_missed, bounds_missed == 1 ? "" : "s", errors,
                          errors == 1 ? "" : "s");
-    std::fputs(table.c_str(), stdout);
-    std::fflush(stdout);
+    if (engine::Embedding* embedding = engine::current_embedding()) {
+      embedding->output.tables.push_back({csv, nlohmann::json{{"experiment", "validate"}, {"seed", seed}}.dump()});
+    } else {
+      std::fputs(table.c_str(), stdout);
+      std::fflush(stdout);
+    }
     if (errors > 0) return 3;
     return failed > 0 ? 1 : 0;
   }

@@ -52,6 +52,7 @@
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/early_sketches.hpp"
 #include "lbmc/engine/fields.hpp"
+#include "lbmc/engine/embedding.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/progress.hpp"
@@ -152,8 +153,10 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
   std::atomic<bool> failed{false};  // no new block starts once one failed
   std::exception_ptr failure;
   std::mutex progress_mutex;
+  Embedding* const embedding = current_embedding();  // the block threads' too
 #pragma omp parallel for schedule(dynamic, 1) num_threads(plan.threads)
   for (std::int64_t b = first; b < last; ++b) {
+    const EmbeddingScope scope(embedding);
     if (interrupt_requested() || failed.load(std::memory_order_relaxed) || held.holds(b)) continue;
     try {
       const std::int64_t size = block_size(b, plan.block_reps, reps_limit);

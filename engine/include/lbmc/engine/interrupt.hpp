@@ -10,6 +10,10 @@
 // a second signal arrive, the process removes its registered temporary
 // files, prints one line and exits 130 at once; the last checkpoint written
 // stays as it was.
+//
+// A process embedding lbmc (embedding.hpp) keeps its own signal handlers and
+// stops one command by its embedding's flag instead, which is seen wherever
+// the signal's flag is.
 #pragma once
 
 #include <algorithm>
@@ -30,14 +34,15 @@ inline constexpr unsigned kInterruptGraceSeconds = 30;
 //! alarm's handler is installed by the first signal), and ignores SIGXFSZ so that a write past the file size limit fails like a
 //! full disk.
 void install_interrupt_handler();
-//! True once SIGINT or SIGTERM has been received.
+//! True once SIGINT or SIGTERM has been received, or the embedding in scope
+//! asks for a stop.
 bool interrupt_requested() noexcept;
 
 //! Steps of a long replication between two looks at the flag: about a
 //! millisecond of draws, and a negligible cost per step.
 inline constexpr std::int64_t kInterruptPollSpan = std::int64_t{1} << 20;
 
-//! Throws Interrupted once SIGINT or SIGTERM has been received.
+//! Throws Interrupted when interrupt_requested().
 void throw_if_interrupted();
 
 //! The spans of a loop inside one replication whose length the user sets,

@@ -1,11 +1,14 @@
 // Progress line on stderr: shown when stderr is a terminal (`auto`), always,
 // or never; redrawn in place with a carriage return, at most a few times per
-// second, and erased when the run ends.
+// second, and erased when the run ends. Under an embedding (embedding.hpp)
+// every update also goes to its progress feed, whatever the mode.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+
+#include "lbmc/engine/embedding.hpp"
 
 namespace lbmc::engine {
 
@@ -25,6 +28,7 @@ class Progress {
 
  private:
   bool enabled_;
+  ProgressFeed* feed_;
   bool drawn_ = false;
   std::string label_;
   std::chrono::steady_clock::time_point start_;

@@ -1,11 +1,13 @@
 // The journal of a run's driver calls: checkpoints written while it runs,
 // and the state a resumed run starts from (run_state.hpp).
 //
-// One journal per process. The command line sets what it records
-// (arguments, --checkpoint FILE, --checkpoint-every SECONDS) or what it
-// restores (`lbmc resume`); the driver asks it, per call, for the restored
-// nodes and hands it the reduction's nodes at wave boundaries, on SIGINT or
-// SIGTERM, and when the call ends. It writes the file when a checkpoint is
+// One journal per thread that runs commands: one in the executable, one per
+// command in a process that runs several at once (embedding.hpp). The
+// command line sets what it records (arguments, --checkpoint FILE,
+// --checkpoint-every SECONDS) or what it restores (`lbmc resume`); the
+// driver asks it, per call, for the restored nodes and hands it the
+// reduction's nodes at wave boundaries, on SIGINT or SIGTERM, and when the
+// call ends. It writes the file when a checkpoint is
 // due, when the run is interrupted, and once more when the command ends.
 // Under MPI rank 0 alone takes the nodes and writes.
 //
@@ -36,7 +38,7 @@ namespace lbmc::engine {
 
 class RunJournal {
  public:
-  //! The process's journal.
+  //! This thread's journal.
   static RunJournal& get();
 
   //! Forgets everything: no recording, nothing restored.

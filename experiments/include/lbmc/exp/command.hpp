@@ -110,4 +110,40 @@ enum class CliMode { run, check_only };
 //! 130 interrupted) and prints one line on stderr for each error.
 int run_cli(int argc, const char* const* argv, CliMode mode = CliMode::run);
 
+//! How a command line ended: its exit code and, for a failure, its class
+//! and the one line run_cli prints.
+struct CliOutcome {
+  enum class Failure { none, bad_input, out_of_memory, runtime, interrupted, remote };
+  int code = 0;
+  Failure failure = Failure::none;
+  std::string message;
+};
+
+//! An option of a command as its parser declares it.
+struct OptionSpec {
+  std::string name;  // "--n", or a positional argument's name ("paper")
+  bool positional = false;
+  bool flag = false;     // takes no value
+  bool several = false;  // takes several values (repeated, or several positionals)
+  std::string help;
+};
+
+//! A command as its parser declares it: for front ends that derive their
+//! own interface from the registry (the Python module).
+struct CommandSpec {
+  std::string name;
+  std::string summary;
+  std::string help;  // what `lbmc NAME --help` prints
+  std::vector<OptionSpec> options;
+};
+
+//! Every registered command, in the order `lbmc --help` lists them.
+std::vector<CommandSpec> describe_commands();
+
+//! A command line (the arguments after "lbmc") run in a process that embeds
+//! lbmc, on a thread with an engine::Embedding in scope: as run_cli, but the
+//! process's signal handlers are left alone and the failure is returned,
+//! not printed.
+CliOutcome run_embedded(const std::vector<std::string>& arguments);
+
 }  // namespace lbmc::exp

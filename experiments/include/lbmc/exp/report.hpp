@@ -3,6 +3,8 @@
 // readable table, CSV and JSON (DESIGN §3-§4). Output files are opened when
 // the report is made, after every check and before any work, so an
 // unwritable path fails first, and are renamed into place only when complete.
+// Under an embedding (engine/embedding.hpp) the table goes to its output
+// instead of stdout.
 #pragma once
 
 #include <chrono>
