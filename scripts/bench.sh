@@ -6,8 +6,8 @@
 #   default: 7 runs a row, each replication loop lasting about 0.5 s, each
 #     after its own floor; the median and the 10th and 90th percentiles
 #   --quick: 7 runs of about 0.1 s
-#   --only KERNEL: only the rows of KERNEL (rng, maxload, maxshift, sampler,
-#     compare, assign, direct-max, python, scaling), e.g. to check a change in a
+#   --only KERNEL: only the rows of KERNEL (rng, maxload, maxshift, philox,
+#     sampler, compare, assign, direct-max, python, scaling), e.g. to check a change in a
 #     minute: scripts/bench.sh --quick --only maxload
 #   --busy: every timed process (lbmc, its floor, the peer) shares cpu 0
 #     with bench/cache_sweeper, which refills the caches with its own lines
@@ -32,7 +32,7 @@ usage() {
 }
 
 quick=0 checkpoints=0 busy=0 only=""
-kernels="rng maxload maxshift sampler compare assign direct-max python scaling"
+kernels="rng maxload maxshift philox sampler compare assign direct-max python scaling"
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
@@ -379,6 +379,22 @@ for kernel in maxload maxshift; do
     done
   done
 done
+
+# ----------------------------------------------------------------- philox ---
+
+# maxload by brute force on the counter-based stream (--rng philox) against
+# the same runs on pcg64, timed in turn: the peer column holds pcg64's ns per
+# variate and speedup_vs_peer is pcg64/philox (>= 0.77: within 1.3x).
+if want philox && [[ "$("$lbmc" maxload --help 2>/dev/null)" == *--rng* ]]; then
+  for law in "normal:0,1" "exponential:1"; do
+    case_name="$law n=1024"
+    log "philox $case_name"
+    pcg_result=$(lbmc_median variate 1024 maxload --dist "$law" --n 1024 --seed "$seed" --threads 1 "${brute[@]}")
+    result=$(lbmc_median variate 1024 maxload --rng philox --dist "$law" --n 1024 --seed "$seed" --threads 1)
+    read -r pcg_ns _ <<<"$pcg_result"
+    timed_row philox-vs-pcg64 "$case_name" "$pcg_ns" 1 "$result"
+  done
+fi
 
 # ---------------------------------------------------------- task-time laws ---
 

@@ -7,7 +7,7 @@ packages=(
   g++ make cmake git dpkg-dev
   libeigen3-dev libboost-dev libpcg-cpp-dev doctest-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev zlib1g-dev python3-numpy gnuplot-nox help2man man-db
-  python3-dev pybind11-dev python3-pandas python3-pytest python3-tqdm python3-matplotlib
+  python3-dev pybind11-dev python3-pandas python3-pytest python3-tqdm python3-matplotlib librandom123-dev
   libopenmpi-dev openmpi-bin
   clang libclang-rt-dev libomp-dev
 )

@@ -16,6 +16,7 @@
 #include "lbmc/analytic/gumbel.hpp"
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
@@ -92,6 +93,7 @@ class MaxLoadCommand final : public Command {
                    "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for continuous laws when "
                    "n >= 64, for integer laws (n >= 2) when the table of Z is small or cheaper than n draws")
         ->capture_default_str();
+    add_stream_option(app, rng_text_);
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,n,method,statistic,... References: exact (from F^n; pass/fail),\n"
@@ -108,6 +110,8 @@ class MaxLoadCommand final : public Command {
       throw engine::InputError(fmt::format("--method: '{}' is not brute, direct or auto", method_text_));
     }
     RunOptions settings = check_run_options(run_text_);
+    settings.plan.stream = check_stream(rng_text_);
+    if (settings.plan.stream == engine::Stream::philox) check_counter_stream(laws);
     require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
     return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("maxload", {"dist", "n", "method"}, statistics(), applied, command_line);
@@ -119,11 +123,27 @@ class MaxLoadCommand final : public Command {
   }
 
  private:
+  // --rng philox: brute force, on laws whose samplers take the stream.
+  void check_counter_stream(const std::vector<dist::LoadLaw>& laws) const {
+    if (method_text_ == "direct") {
+      throw engine::InputError("--rng philox: --method direct draws from pcg64; give --method brute or auto");
+    }
+    for (const dist::LoadLaw& law : laws) {
+      if (!dist::takes_counter_stream(law)) {
+        throw engine::InputError(fmt::format("--rng philox: '{}' does not draw from the counter-based stream (laws "
+                                             "that do: {})",
+                                             dist::to_spec(law), dist::counter_stream_laws()));
+      }
+    }
+  }
+
   void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const AppliedRun& applied,
                  Report& report) {
     const RunOptions& settings = applied.options();
     const std::string spec = dist::to_spec(point.law);
-    const MaxMethod method = method_text_ == "brute"    ? MaxMethod::brute
+    // The direct method draws from pcg64: under --rng philox, auto is brute.
+    const MaxMethod method = method_text_ == "brute" || settings.plan.stream == engine::Stream::philox
+                                 ? MaxMethod::brute
                              : method_text_ == "direct" ? MaxMethod::direct
                                                         : choose_max_method(point.law, point.n);
     const char* method_name = method == MaxMethod::direct ? "direct" : "brute";
@@ -143,6 +163,7 @@ class MaxLoadCommand final : public Command {
   std::string n_text_ = "16,64,256,1024";
   std::string alpha_text_ = "0.95";
   std::string method_text_ = "auto";
+  std::string rng_text_ = "pcg64";
   RunOptionsText run_text_;
 };
 

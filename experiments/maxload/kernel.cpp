@@ -2,7 +2,9 @@
 // sampler (brute force), or one draw of the maximum itself (the direct
 // method, direct_max.hpp), kept for the moments and the quantiles of Z.
 #include <algorithm>
+#include <concepts>
 #include <span>
+#include <type_traits>
 
 #include "direct_max.hpp"
 #include "lbmc/dist/samplers.hpp"
@@ -26,7 +28,10 @@ struct MaxLoadKernel {
 
   // The block's maxima are stored for the quantiles anyway, so their moments
   // are taken from the stored batch (two passes) rather than one by one.
-  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+  // Any stream its sampler draws from; direct maxima draw from pcg64 only.
+  template <engine::UniformWords Gen>
+    requires std::same_as<Gen, engine::Generator> || std::is_invocable_v<const Sampler&, Gen&>
+  void run(Gen& gen, std::int64_t count, Accumulator& acc) const {
     const std::span<double> maxima = acc.quantiles.append(static_cast<std::size_t>(count));
     if constexpr (requires { sampler.fill(gen, maxima); }) {
       sampler.fill(gen, maxima);  // direct maxima, n = 1
@@ -37,7 +42,7 @@ struct MaxLoadKernel {
       // copy, both held in registers: a double maximum lives in memory here
       // (the sampler's rare path is a call, which may clobber every vector
       // register), and each draw would wait for a store-to-load round trip.
-      engine::Generator local = gen;
+      Gen local = gen;
       const Sampler draw = sampler;
       for (double& max : maxima) {
         std::int64_t z = dist::draw_integer(draw, local);
@@ -48,7 +53,7 @@ struct MaxLoadKernel {
     } else {
       // Local copies of the generator and the sampler, which no store can
       // alias: through the references the state is reloaded for every draw.
-      engine::Generator local = gen;
+      Gen local = gen;
       const Sampler draw = sampler;
       for (double& max : maxima) {
         double z = draw(local);
@@ -65,8 +70,9 @@ struct MaxLoadKernel {
   // as if this path did not exist. The generator and the sampler are local
   // copies, which no store can alias: through the references, gamma's draws
   // took 3x as long here.
-  [[gnu::noinline]] void polled_maxima(engine::Generator& gen, std::span<double> maxima) const {
-    engine::Generator local = gen;
+  template <class Gen>
+  [[gnu::noinline]] void polled_maxima(Gen& gen, std::span<double> maxima) const {
+    Gen local = gen;
     const Sampler draw = sampler;
     for (double& max : maxima) {
       if (integer_maxima) {

@@ -300,6 +300,18 @@ double parse_cost(const char* option, const std::string& text) {
   return costs.front();
 }
 
+void add_stream_option(CLI::App& app, std::string& text) {
+  app.add_option("--rng", text,
+                 "the blocks' stream: pcg64, or philox (Philox4x32-10, counter-based: the stream a GPU runs)")
+      ->capture_default_str();
+}
+
+engine::Stream check_stream(const std::string& text) {
+  if (text == "pcg64") return engine::Stream::pcg64;
+  if (text == "philox") return engine::Stream::philox;
+  throw InputError(fmt::format("--rng: '{}' is not pcg64 or philox", text));
+}
+
 engine::RunPlan make_plan(const AppliedRun& run, std::string label) {
   engine::RunPlan plan = run.options().plan;
   plan.label = std::move(label);

@@ -32,9 +32,9 @@ namespace lbmc::dist::detail {
 //! address passed to an out-of-line function and can live in registers;
 //! it is always inlined, for an out-of-line copy of it would take that
 //! address (GCC leaves it out of line once enough kernels use it).
-template <class F>
-[[gnu::always_inline]] inline auto with_generator_copy(engine::Generator& gen, F&& f) {
-  engine::Generator local = gen;
+template <class Gen, class F>
+[[gnu::always_inline]] inline auto with_generator_copy(Gen& gen, F&& f) {
+  Gen local = gen;
   auto result = std::forward<F>(f)(local);
   gen = local;
   return result;
@@ -50,8 +50,8 @@ namespace lbmc::dist {
 //! a multiplication and a store-to-load), else its double converted. Either
 //! way the same outputs are consumed and the value is
 //! static_cast<std::int64_t>(sampler(gen)).
-template <class Sampler>
-std::int64_t draw_integer(const Sampler& sampler, engine::Generator& gen) {
+template <class Sampler, class Gen>
+std::int64_t draw_integer(const Sampler& sampler, Gen& gen) {
   if constexpr (requires { { sampler.integer(gen) } -> std::same_as<std::int64_t>; }) {
     return sampler.integer(gen);
   } else {

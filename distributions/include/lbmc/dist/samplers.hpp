@@ -5,7 +5,9 @@
 //
 // Design note
 // - One class per law of laws.hpp, built once from the law and then called as
-//   `double x = sampler(gen)` with an engine::Generator (pcg64). operator() is
+//   `double x = sampler(gen)` with an engine::Generator (pcg64); the normal,
+//   exponential, uniform and constant samplers take the counter-based stream
+//   as well (engine/philox.hpp; takes_counter_stream). operator() is
 //   const and writes no shared state, so one sampler may serve every thread,
 //   each with its own generator. Building is the expensive part (tables): build
 //   once per parameter point, outside the replication loop (visit_sampler).
@@ -30,6 +32,8 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -44,6 +48,7 @@
 #include "lbmc/dist/task_time_samplers.hpp"
 #include "lbmc/dist/ziggurat.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/philox.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
@@ -58,7 +63,8 @@ class UniformSampler {
   explicit UniformSampler(const Uniform& law);
 
   //! One variate; one 64-bit output.
-  double operator()(engine::Generator& gen) const noexcept {
+  template <engine::UniformWords Gen>
+  double operator()(Gen& gen) const noexcept {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const double u = engine::uniform01(gen);
     double x;
@@ -85,7 +91,10 @@ class ConstantSampler {
   //! Holds the law; no tables.
   explicit ConstantSampler(const Constant& law) noexcept : law_(law) {}
   //! Returns the value; the generator is not advanced.
-  double operator()(engine::Generator& /*gen*/) const noexcept { return law_.value; }
+  template <engine::UniformWords Gen>
+  double operator()(Gen& /*gen*/) const noexcept {
+    return law_.value;
+  }
 
  private:
   Constant law_;
@@ -168,6 +177,31 @@ inline double MixtureSampler::operator()(engine::Generator& gen) const {
   std::size_t i = 0;
   while (u >= thresholds_[i]) ++i;  // thresholds_.back() = 2^63 > u stops it
   return std::visit([&gen](const auto& sampler) { return sampler(gen); }, components_[i]);
+}
+
+//! Whether the sampler of the law type `Law` draws from the counter-based
+//! stream too (`--rng philox`), as from pcg64.
+template <class Law>
+inline constexpr bool takes_counter_stream_v =
+    std::is_invocable_r_v<double, const sampler_for_t<Law>&, engine::PhiloxStream&>;
+
+//! Whether the sampler of `law` draws from the counter-based stream.
+inline bool takes_counter_stream(const LoadLaw& law) {
+  return std::visit([](const auto& l) { return takes_counter_stream_v<std::decay_t<decltype(l)>>; }, law);
+}
+
+//! The names of the laws whose samplers draw from the counter-based stream,
+//! in the order of the law table ("normal, exponential, ...").
+inline std::string counter_stream_laws() {
+  std::string names;
+  const auto add = [&names](std::string_view name) {
+    if (!names.empty()) names += ", ";
+    names += name;
+  };
+  [&]<class... Laws>(std::variant<Laws...>*) {
+    ((takes_counter_stream_v<Laws> ? add(table::law_name(LawEntry<Laws>::help)) : void()), ...);
+  }(static_cast<LoadLaw*>(nullptr));
+  return names;
 }
 
 }  // namespace lbmc::dist

@@ -122,7 +122,8 @@ inline ZigguratPoint ziggurat_point(const Table& t, std::uint64_t bits) noexcept
 //! double across their draws held the generator's state in memory on the
 //! fast path too, and a draw cost 3.5x as much. Marsaglia & Tsang (2000) §4:
 //! x = -log(U1)/r, y = -log(U2) until 2y > x^2; then r + x.
-inline double normal_tail(double r, engine::Generator& gen) {
+template <engine::UniformWords Gen>
+inline double normal_tail(double r, Gen& gen) {
   for (;;) {
     const double x = -std::log(engine::uniform_open01(gen)) / r;
     const double y = -std::log(engine::uniform_open01(gen));
@@ -189,8 +190,20 @@ class NormalSampler {
   //! Throws engine::InputError unless sigma > 0 and both are finite.
   explicit NormalSampler(const Normal& law);
 
-  //! One variate.
-  double operator()(engine::Generator& gen) const noexcept {
+  //! One variate from pcg64.
+  double operator()(engine::Generator& gen) const noexcept { return draw(gen); }
+  //! One variate from another stream (the counter-based one), inlined into
+  //! its kernel whatever the size of the two together.
+  template <engine::UniformWords Gen>
+    requires(!std::same_as<Gen, engine::Generator>)
+  [[gnu::always_inline]] double operator()(Gen& gen) const noexcept {
+    return draw(gen);
+  }
+
+ private:
+  // One variate from `gen`, inlined into each caller.
+  template <engine::UniformWords Gen>
+  [[gnu::always_inline]] double draw(Gen& gen) const noexcept {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const NormalZiggurat& t = *table_;
     for (;;) {
@@ -210,8 +223,6 @@ class NormalSampler {
     }
   }
 
-
- private:
   double mu_;
   double sigma_;
   const NormalZiggurat* table_;
@@ -227,7 +238,8 @@ class ExponentialSampler {
   explicit ExponentialSampler(const Exponential& law);
 
   //! One variate.
-  double operator()(engine::Generator& gen) const noexcept {
+  template <engine::UniformWords Gen>
+  double operator()(Gen& gen) const noexcept {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const ExponentialZiggurat& t = *table_;
     // Inline, like the normal's, so that the generator stays in registers.
@@ -244,7 +256,6 @@ class ExponentialSampler {
       return mean_ * (offset + p.z);
     }
   }
-
 
  private:
   double mean_;

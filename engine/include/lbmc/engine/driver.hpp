@@ -30,9 +30,10 @@
 //   using Accumulator = ...;              // with merge(const Accumulator&)
 //   Accumulator make_accumulator() const;
 //   void run(Generator&, std::int64_t count, Accumulator&) const;
-// and the accumulator lists its statistics (statistics.hpp), whose watched
-// entries are what the stopping rule waits for (a bare Moments watches its
-// mean).
+// and, to run under --rng philox, run(PhiloxStream&, ...) as well (each block
+// then draws from its counter-based stream, philox.hpp); the accumulator
+// lists its statistics (statistics.hpp), whose watched entries are what the
+// stopping rule waits for (a bare Moments watches its mean).
 #pragma once
 
 #include <algorithm>
@@ -43,6 +44,7 @@
 #include <mutex>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +57,7 @@
 #include "lbmc/engine/embedding.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/philox.hpp"
 #include "lbmc/engine/progress.hpp"
 #include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/results.hpp"
@@ -87,6 +90,8 @@ struct RunPlan {
   std::int64_t block_count = -1;
   ProgressMode progress = ProgressMode::automatic;
   std::string label;
+  //! The blocks' stream; Stream::philox only for kernels that run on it.
+  Stream stream = Stream::pcg64;
 
   //! Exactly `reps` replications under `seed` on `threads` threads, no
   //! progress line.
@@ -124,6 +129,21 @@ struct Simulated {
   RunReport run;
 };
 
+//! Whether `Kernel` runs its replications on the stream `Words`.
+template <class Kernel, class Words>
+concept RunsOn = requires(const Kernel& kernel, Words& words, std::int64_t count,
+                          typename Kernel::Accumulator& acc) { kernel.run(words, count, acc); };
+
+//! Runs `count` replications of block `block` on its counter-based stream.
+//! Out of line: inlined beside the pcg64 path, it changed the register use
+//! of that path's loops.
+template <class Kernel>
+[[gnu::noinline]] void run_block_on_philox(const Kernel& kernel, std::uint64_t seed, std::uint64_t block,
+                                           std::int64_t count, typename Kernel::Accumulator& acc) {
+  PhiloxStream gen = block_philox(seed, block);
+  kernel.run(gen, count, acc);
+}
+
 //! Replications per block so that one block draws about 2^16 variates:
 //! depends on the work per replication only, never on the thread count.
 constexpr std::int64_t block_size_for(std::int64_t variates_per_rep) {
@@ -154,27 +174,39 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
   std::exception_ptr failure;
   std::mutex progress_mutex;
   Embedding* const embedding = current_embedding();  // the block threads' too
-#pragma omp parallel for schedule(dynamic, 1) num_threads(plan.threads)
-  for (std::int64_t b = first; b < last; ++b) {
+#pragma omp parallel num_threads(plan.threads)
+  {
     const EmbeddingScope scope(embedding);
-    if (interrupt_requested() || failed.load(std::memory_order_relaxed) || held.holds(b)) continue;
-    try {
-      const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
-      auto acc = kernel.make_accumulator();
-      Generator gen = block_generator(plan.seed, static_cast<std::uint64_t>(b));
-      kernel.run(gen, size, acc);
-      reduction.add({0, b}, std::move(acc));
-      const std::int64_t now = done += size;
-      if (progress_mutex.try_lock()) {
-        progress.update(now, planned);
-        progress_mutex.unlock();
-      }
-    } catch (...) {
-      const std::lock_guard lock(failure_mutex);
-      failed.store(true, std::memory_order_relaxed);
-      if (failed_block < 0 || b < failed_block) {
-        failed_block = b;
-        failure = std::current_exception();
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t b = first; b < last; ++b) {
+      if (interrupt_requested() || failed.load(std::memory_order_relaxed) || held.holds(b)) continue;
+      try {
+        const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
+        auto acc = kernel.make_accumulator();
+        const auto block = static_cast<std::uint64_t>(b);
+        if (plan.stream == Stream::philox) {
+          if constexpr (RunsOn<Kernel, PhiloxStream>) {
+            run_block_on_philox(kernel, plan.seed, block, size, acc);
+          } else {
+            throw std::logic_error("a kernel without the counter-based stream was asked to run on it");
+          }
+        } else {
+          Generator gen = block_generator(plan.seed, block);
+          kernel.run(gen, size, acc);
+        }
+        reduction.add({0, b}, std::move(acc));
+        const std::int64_t now = done += size;
+        if (progress_mutex.try_lock()) {
+          progress.update(now, planned);
+          progress_mutex.unlock();
+        }
+      } catch (...) {
+        const std::lock_guard lock(failure_mutex);
+        failed.store(true, std::memory_order_relaxed);
+        if (failed_block < 0 || b < failed_block) {
+          failed_block = b;
+          failure = std::current_exception();
+        }
       }
     }
   }

@@ -9,6 +9,9 @@
 // --threads. Conversions from 64-bit words to doubles are ours so that a seed
 // means the same numbers on every platform.
 //
+// The counter-based stream of `--rng philox` (philox.hpp) is keyed by the
+// same derivation (block_seed_words).
+//
 // Beside the block streams, two kinds of derived randomness, both defined
 // here and nowhere else:
 //  - derived_seed(seed, tag): the master seed of a sub-run (a claim of
@@ -46,6 +49,8 @@
 // can script the words to pin each rejection).
 #pragma once
 
+#include <array>
+#include <concepts>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -55,6 +60,18 @@
 namespace lbmc::engine {
 
 using Generator = pcg64;
+
+//! The stream a run draws from: pcg64 (the default) or the counter-based
+//! Philox4x32-10 stream (philox.hpp, `--rng philox`).
+enum class Stream { pcg64, philox };
+
+//! A source of uniform 64-bit words: a block's pcg64, or its counter-based
+//! stream (philox.hpp). The samplers that take any of them are those the
+//! counter-based stream covers.
+template <class G>
+concept UniformWords = requires(G& g) {
+  { g() } -> std::same_as<std::uint64_t>;
+};
 
 //! SplitMix64 (Steele, Lea, Flood 2014): advances `state` and returns a
 //! well-mixed 64-bit word. Used only to derive generator seeds.
@@ -66,17 +83,22 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
   return z ^ (z >> 31);
 }
 
-//! The generator of block `block` under `master_seed`: state and stream are
-//! four SplitMix64 outputs seeded by a mix of both arguments.
-inline Generator block_generator(std::uint64_t master_seed, std::uint64_t block) noexcept {
+//! The four words that seed block `block` under `master_seed`: SplitMix64
+//! outputs seeded by a mix of both arguments.
+constexpr std::array<std::uint64_t, 4> block_seed_words(std::uint64_t master_seed, std::uint64_t block) noexcept {
   std::uint64_t mix = master_seed;
   std::uint64_t seed_state = splitmix64(mix) ^ (block * 0xd1b54a32d192ed03ULL);
-  const std::uint64_t s_hi = splitmix64(seed_state);
-  const std::uint64_t s_lo = splitmix64(seed_state);
-  const std::uint64_t t_hi = splitmix64(seed_state);
-  const std::uint64_t t_lo = splitmix64(seed_state);
-  const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(s_hi) << 64) | s_lo;
-  const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(t_hi) << 64) | t_lo;
+  std::array<std::uint64_t, 4> words{};
+  for (std::uint64_t& word : words) word = splitmix64(seed_state);
+  return words;
+}
+
+//! The generator of block `block` under `master_seed`: its state is the
+//! first two seed words, its stream the last two.
+inline Generator block_generator(std::uint64_t master_seed, std::uint64_t block) noexcept {
+  const std::array<std::uint64_t, 4> w = block_seed_words(master_seed, block);
+  const pcg_extras::pcg128_t state = (pcg_extras::pcg128_t(w[0]) << 64) | w[1];
+  const pcg_extras::pcg128_t stream = (pcg_extras::pcg128_t(w[2]) << 64) | w[3];
   return Generator(state, stream);
 }
 
@@ -103,13 +125,15 @@ inline Generator keyed_generator(std::uint64_t key) noexcept { return block_gene
 
 //! Uniform on [0, 1): the top 53 bits of one output times 2^-53.
 //! 0 is possible (probability 2^-53); 1 is not.
-inline double uniform01(Generator& gen) noexcept {
+template <class Words = Generator>
+inline double uniform01(Words& gen) noexcept {
   return static_cast<double>(gen() >> 11) * 0x1.0p-53;
 }
 
 //! Uniform on (0, 1): the top 53 bits plus one half, times 2^-53.
 //! Neither 0 nor 1 is possible; the smallest value is 2^-54.
-inline double uniform_open01(Generator& gen) noexcept {
+template <class Words = Generator>
+inline double uniform_open01(Words& gen) noexcept {
   return (static_cast<double>(gen() >> 11) + 0.5) * 0x1.0p-53;
 }
 

@@ -41,6 +41,11 @@ struct RunOptionsText {
   bool strict = false;
 };
 
+//! Adds --rng (pcg64 | philox) to a command whose kernels run on both streams.
+void add_stream_option(CLI::App& app, std::string& text);
+//! The stream --rng names; throws InputError for any other text.
+engine::Stream check_stream(const std::string& text);
+
 //! The common options, checked: the engine's plan (seed, replications,
 //! stopping rule, threads, progress) and how results are judged and written.
 //! Checking changes nothing; apply_run_options applies them.
