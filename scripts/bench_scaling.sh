@@ -5,10 +5,11 @@
 # speed-up and parallel efficiency against one thread of one process. Every
 # run's CSV is compared with the single-thread one: a difference is an error.
 #
-# Usage: scripts/bench_scaling.sh [--quick] [--cores N]
+# Usage: scripts/bench_scaling.sh [--quick] [--cores N] [--runs K]
 #   default: median of 3 runs per configuration, cases of about 4 s on one
 #   thread of a current x86-64 core; --quick: one run, an eighth of the work
 #   --cores N: the largest thread count (default: nproc)
+#   --runs K: the median of K runs per configuration (default 3)
 #
 # stdout: CSV with the columns
 #   case,ranks,threads,wall_s,speedup,efficiency
@@ -23,6 +24,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) runs=1 scale=8 ;;
     --cores) cores=$2; shift ;;
+    --runs) runs=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "bench_scaling: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -62,7 +64,7 @@ wall_of() {  # ranks threads args... -> seconds (also leaves $work/out.csv)
   start=$(date +%s.%N)
   "${launch[@]}" "$lbmc" "$@" --threads "$threads" --seed 7 --quiet --progress never --csv "$work/out.csv" </dev/null >/dev/null
   end=$(date +%s.%N)
-  echo "$end - $start" | bc -l
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -129,7 +130,7 @@ TEST_SUITE("fast") {
     CHECK(philox.find(",brute,") != std::string::npos);
   }
 
-  TEST_CASE("philox: --rng is checked - unknown streams and direct maxima and laws it does not cover are refused") {
+  TEST_CASE("philox: --rng and --device are checked - unknown names and direct maxima and laws they do not cover are refused") {
     const lbmc::test::LbmcRunner run{lbmc::test::scratch_folder("philox_test")};
     const struct {
       const char* args;
@@ -139,6 +140,11 @@ TEST_SUITE("fast") {
         {"maxload --rng philox --method direct", "--method direct draws from pcg64"},
         {"maxload --rng philox --dist poisson:10", "'poisson:10' does not draw from the counter-based stream (laws "
                                                     "that do: normal, exponential, uniform, constant)"},
+        {"maxload --device gpu", "--device: 'gpu' is not cpu or cuda"},
+        {"maxload --device cuda --rng pcg64", "--device cuda: a GPU draws from the counter-based stream"},
+        {"maxload --device cuda --method direct", "--device cuda: --method direct draws from pcg64"},
+        {"maxload --device cuda --dist poisson:10", "--device cuda: 'poisson:10' does not draw from the counter-based"},
+        {"maxload --device cuda --n 16,2000000", "--device cuda: --n 2000000 is more than 1048576"},
     };
     for (const auto& c : cases) {
       CAPTURE(c.args);
@@ -146,6 +152,7 @@ TEST_SUITE("fast") {
       CHECK(r.code == 2);
       CHECK(r.err.find(c.message) != std::string::npos);
       CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK_FALSE(std::filesystem::exists(run.scratch / "out.csv"));
     }
   }
 }

@@ -457,10 +457,28 @@ TEST_SUITE("fast") {
       CHECK(tests > 100'000);
       CHECK(mismatches == 0);
     };
-    check(dist::normal_ziggurat(), dist::detail::normal_under_curve,
-          [](double z) { return std::exp(-0.5 * z * z); });
-    check(dist::exponential_ziggurat(), dist::detail::exponential_under_curve,
-          [](double z) { return std::exp(-z); });
+    // With the C library's exp (pcg64) and with lbmc's own (the counter-based stream).
+    const dist::PortableMath portable{&dist::exp_log_tables()};
+    const auto normal_curve = [](double z) { return std::exp(-0.5 * z * z); };
+    const auto exponential_curve = [](double z) { return std::exp(-z); };
+    check(dist::normal_ziggurat(),
+          [](const auto& t, std::size_t i, double z, double u) { return dist::detail::normal_under_curve(t, i, z, u); },
+          normal_curve);
+    check(dist::exponential_ziggurat(),
+          [](const auto& t, std::size_t i, double z, double u) {
+            return dist::detail::exponential_under_curve(t, i, z, u);
+          },
+          exponential_curve);
+    check(dist::normal_ziggurat(),
+          [&](const auto& t, std::size_t i, double z, double u) {
+            return dist::detail::normal_under_curve(t, i, z, u, portable);
+          },
+          normal_curve);
+    check(dist::exponential_ziggurat(),
+          [&](const auto& t, std::size_t i, double z, double u) {
+            return dist::detail::exponential_under_curve(t, i, z, u, portable);
+          },
+          exponential_curve);
   }
 
   TEST_CASE("samplers: degenerate laws are point masses and consume no randomness") {

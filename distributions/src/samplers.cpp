@@ -28,4 +28,6 @@ UniformSampler::UniformSampler(const Uniform& law)
   }
 }
 
+ConstantSampler::ConstantSampler(const Constant& law) noexcept : value_(law.value) {}
+
 }  // namespace lbmc::dist

@@ -134,7 +134,7 @@ bool below_exp(double y, double s) noexcept { return y < std::exp(-s); }
 }  // namespace detail
 
 NormalSampler::NormalSampler(const Normal& law)
-    : mu_(law.mu), sigma_(law.sigma), table_(&normal_ziggurat()) {
+    : shared_{law.mu, law.sigma, {.normal = &normal_ziggurat(), .exp_log = &exp_log_tables()}} {
   if (!(std::isfinite(law.mu) && std::isfinite(law.sigma) && law.sigma > 0.0)) {
     throw engine::InputError(
         fmt::format("normal sampler: need finite mu and sigma > 0, got {}, {}", law.mu, law.sigma));
@@ -142,7 +142,7 @@ NormalSampler::NormalSampler(const Normal& law)
 }
 
 ExponentialSampler::ExponentialSampler(const Exponential& law)
-    : mean_(law.mean), table_(&exponential_ziggurat()) {
+    : shared_{law.mean, {.exponential = &exponential_ziggurat(), .exp_log = &exp_log_tables()}} {
   if (!(std::isfinite(law.mean) && law.mean > 0.0)) {
     throw engine::InputError(
         fmt::format("exponential sampler: need finite mean > 0, got {}", law.mean));

@@ -13,12 +13,7 @@
 namespace lbmc::engine {
 namespace {
 
-// Random123's multipliers and Weyl key increments for Philox4x32.
-constexpr std::uint32_t kMultiplier0 = 0xD2511F53;
-constexpr std::uint32_t kMultiplier1 = 0xCD9E8D57;
-constexpr std::uint32_t kWeyl0 = 0x9E3779B9;
-constexpr std::uint32_t kWeyl1 = 0xBB67AE85;
-constexpr int kRounds = 10;
+constexpr int kRounds = kPhiloxRounds;
 constexpr int kLanes = PhiloxStream::kLanes;
 constexpr std::size_t kWords = 2 * kLanes;
 
@@ -27,31 +22,19 @@ using RoundKeys = std::array<std::array<std::uint32_t, 2>, kRounds>;
 RoundKeys round_keys(const std::array<std::uint32_t, 2>& key) noexcept {
   RoundKeys keys{};
   keys[0] = key;
-  for (std::size_t r = 1; r < keys.size(); ++r) keys[r] = {keys[r - 1][0] + kWeyl0, keys[r - 1][1] + kWeyl1};
+  for (std::size_t r = 1; r < keys.size(); ++r) keys[r] = {keys[r - 1][0] + kPhiloxWeyl0, keys[r - 1][1] + kPhiloxWeyl1};
   return keys;
 }
 
-// The rounds on one lane at a time: the reference form, and the path of
-// processors without AVX2.
+// One lane at a time (philox_call): the path of processors without AVX2.
 void philox_lanes_scalar(const std::array<std::uint32_t, 2>& key, const std::array<std::uint32_t, 2>& block,
                          std::uint64_t first_call, std::array<std::uint64_t, kWords>& words) noexcept {
-  const RoundKeys keys = round_keys(key);
-  for (int l = 0; l < kLanes; ++l) {
-    const std::uint64_t call = first_call + static_cast<std::uint64_t>(l);
-    std::uint32_t c0 = static_cast<std::uint32_t>(call);
-    std::uint32_t c1 = static_cast<std::uint32_t>(call >> 32);
-    std::uint32_t c2 = block[0];
-    std::uint32_t c3 = block[1];
-    for (const auto& [k0, k1] : keys) {
-      const std::uint64_t p0 = std::uint64_t{kMultiplier0} * c0;
-      const std::uint64_t p1 = std::uint64_t{kMultiplier1} * c2;
-      c0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ k0;
-      c1 = static_cast<std::uint32_t>(p1);
-      c2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3 ^ k1;
-      c3 = static_cast<std::uint32_t>(p0);
-    }
-    words[2 * static_cast<std::size_t>(l)] = c0 | (std::uint64_t{c1} << 32);
-    words[2 * static_cast<std::size_t>(l) + 1] = c2 | (std::uint64_t{c3} << 32);
+  const std::uint64_t key64 = key[0] | (std::uint64_t{key[1]} << 32);
+  const std::uint64_t block64 = block[0] | (std::uint64_t{block[1]} << 32);
+  for (std::size_t l = 0; l < static_cast<std::size_t>(kLanes); ++l) {
+    const std::array<std::uint32_t, 4> r = philox_call(key64, first_call + l, block64);
+    words[2 * l] = r[0] | (std::uint64_t{r[1]} << 32);
+    words[2 * l + 1] = r[2] | (std::uint64_t{r[3]} << 32);
   }
 }
 
@@ -91,8 +74,8 @@ __attribute__((target("avx2"))) void philox_lanes_avx2(const std::array<std::uin
     c2[g] = _mm256_set1_epi32(static_cast<int>(block[0]));
     c3[g] = _mm256_set1_epi32(static_cast<int>(block[1]));
   }
-  const __m256i m0 = _mm256_set1_epi64x(kMultiplier0);
-  const __m256i m1 = _mm256_set1_epi64x(kMultiplier1);
+  const __m256i m0 = _mm256_set1_epi64x(kPhiloxMultiplier0);
+  const __m256i m1 = _mm256_set1_epi64x(kPhiloxMultiplier1);
   for (const auto& [k0, k1] : round_keys(key)) {
     const __m256i key0 = _mm256_set1_epi32(static_cast<int>(k0));
     const __m256i key1 = _mm256_set1_epi32(static_cast<int>(k1));

@@ -9,6 +9,7 @@
 // (informational). For exponential loads the papers' m·ln n is shown too.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -17,12 +18,15 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/cuda_device.hpp"
 #include "lbmc/engine/lists.hpp"
+#include "lbmc/engine/memory_limit.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
 #include "lbmc/exp/maxload.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
+#include "device_maxima.hpp"
 
 namespace lbmc::exp {
 namespace {
@@ -93,7 +97,7 @@ class MaxLoadCommand final : public Command {
                    "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for continuous laws when "
                    "n >= 64, for integer laws (n >= 2) when the table of Z is small or cheaper than n draws")
         ->capture_default_str();
-    add_stream_option(app, rng_text_);
+    add_stream_options(app, stream_text_);
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,n,method,statistic,... References: exact (from F^n; pass/fail),\n"
@@ -110,8 +114,9 @@ class MaxLoadCommand final : public Command {
       throw engine::InputError(fmt::format("--method: '{}' is not brute, direct or auto", method_text_));
     }
     RunOptions settings = check_run_options(run_text_);
-    settings.plan.stream = check_stream(rng_text_);
-    if (settings.plan.stream == engine::Stream::philox) check_counter_stream(laws);
+    std::tie(settings.plan.stream, settings.plan.device) = check_stream(stream_text_);
+    if (settings.plan.stream == engine::Stream::philox) check_counter_stream(laws, settings.plan.device);
+    if (settings.plan.device == engine::Device::cuda) check_device(ns);
     require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
     return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("maxload", {"dist", "n", "method"}, statistics(), applied, command_line);
@@ -123,17 +128,40 @@ class MaxLoadCommand final : public Command {
   }
 
  private:
-  // --rng philox: brute force, on laws whose samplers take the stream.
-  void check_counter_stream(const std::vector<dist::LoadLaw>& laws) const {
+  // --rng philox and --device cuda: brute force, on laws whose samplers
+  // take the counter-based stream.
+  void check_counter_stream(const std::vector<dist::LoadLaw>& laws, engine::Device device) const {
+    const char* option = device == engine::Device::cuda ? "--device cuda" : "--rng philox";
     if (method_text_ == "direct") {
-      throw engine::InputError("--rng philox: --method direct draws from pcg64; give --method brute or auto");
+      throw engine::InputError(fmt::format("{}: --method direct draws from pcg64; give --method brute or auto", option));
     }
     for (const dist::LoadLaw& law : laws) {
       if (!dist::takes_counter_stream(law)) {
-        throw engine::InputError(fmt::format("--rng philox: '{}' does not draw from the counter-based stream (laws "
+        throw engine::InputError(fmt::format("{}: '{}' does not draw from the counter-based stream (laws "
                                              "that do: {})",
-                                             dist::to_spec(law), dist::counter_stream_laws()));
+                                             option, dist::to_spec(law), dist::counter_stream_laws()));
       }
+    }
+  }
+
+  // --device cuda: a device, n within one GPU thread's replication, and the
+  // device memory the widest point needs.
+  static void check_device(const std::vector<std::int64_t>& ns) {
+    std::size_t bytes = 0;
+    for (const std::int64_t n : ns) {
+      if (n > engine::kInterruptPollSpan) {
+        throw engine::InputError(fmt::format("--device cuda: --n {} is more than {}, the most draws a GPU thread "
+                                             "makes for one replication",
+                                             n, engine::kInterruptPollSpan));
+      }
+      bytes = std::max(bytes, device_maxima_bytes(n, engine::block_size_for(n)));
+    }
+    engine::cuda::select_device();
+    const std::size_t free = engine::cuda::free_memory();
+    if (bytes > free) {
+      throw engine::InputError(fmt::format("--device cuda: the run needs an estimated {} of device memory, {} free",
+                                           engine::format_memory_size(static_cast<double>(bytes)),
+                                           engine::format_memory_size(static_cast<double>(free))));
     }
   }
 
@@ -163,7 +191,7 @@ class MaxLoadCommand final : public Command {
   std::string n_text_ = "16,64,256,1024";
   std::string alpha_text_ = "0.95";
   std::string method_text_ = "auto";
-  std::string rng_text_ = "pcg64";
+  StreamText stream_text_;
   RunOptionsText run_text_;
 };
 

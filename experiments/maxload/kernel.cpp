@@ -3,11 +3,15 @@
 // method, direct_max.hpp), kept for the moments and the quantiles of Z.
 #include <algorithm>
 #include <concepts>
+#include <memory>
 #include <span>
 #include <type_traits>
 
+#include "device_maxima.hpp"
 #include "direct_max.hpp"
+#include "replication_max.hpp"
 #include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/cuda_device.hpp"
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/maxload.hpp"
 
@@ -35,6 +39,8 @@ struct MaxLoadKernel {
     const std::span<double> maxima = acc.quantiles.append(static_cast<std::size_t>(count));
     if constexpr (requires { sampler.fill(gen, maxima); }) {
       sampler.fill(gen, maxima);  // direct maxima, n = 1
+    } else if constexpr (requires { gen.next_replication(); }) {
+      counter_stream_maxima(gen, maxima);
     } else if (n > engine::kInterruptPollSpan) {
       polled_maxima(gen, maxima);
     } else if (integer_maxima) {
@@ -63,6 +69,45 @@ struct MaxLoadKernel {
       gen = local;
     }
     acc.moments.merge(engine::Moments::of(maxima));
+  }
+
+  // On a GPU (device.hpp): the same maxima as counter_stream_maxima, one
+  // replication per thread, folded into a block's accumulator as run() does.
+  std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const
+    requires requires { sampler.portable(); }
+  {
+#if defined(LBMC_WITH_CUDA)
+    return device_maxima(sampler.portable(), n, plan);
+#else
+    (void)plan;
+    engine::cuda::select_device();  // refuses: a build without CUDA
+    return nullptr;
+#endif
+  }
+  void fold(std::span<const double> values, Accumulator& acc) const {
+    const std::span<double> maxima = acc.quantiles.append(values.size());
+    std::copy(values.begin(), values.end(), maxima.begin());
+    acc.moments.merge(engine::Moments::of(maxima));
+  }
+
+  // The counter-based stream: a stream per replication, drawn by the
+  // sampler's portable form through the source a GPU runs
+  // (replication_max.hpp); past a span of draws, looking for a stop between
+  // spans.
+  template <class Gen>
+  void counter_stream_maxima(Gen& gen, std::span<double> maxima) const {
+    Gen local = gen;
+    const auto draw = sampler.portable();
+    for (double& max : maxima) {
+      if (n > engine::kInterruptPollSpan) [[unlikely]] {
+        max = draw(local);
+        for (engine::PolledSpans s(n - 1); s.next();) max = max_of_draws(draw, local, max, s.last - s.first);
+      } else {
+        max = replication_max(draw, local, n);
+      }
+      local.next_replication();
+    }
+    gen = local;
   }
 
   // Maxima of more than a span of draws (n = 1e18 never ends), looking for a

@@ -22,13 +22,32 @@
 namespace lbmc::exp {
 namespace {
 
-// The stored arguments without the options in which slices may differ.
+// The value of `option` in the stored arguments ("--option VALUE" or
+// "--option=VALUE"), or "" when it is absent.
+std::string option_value(const std::vector<std::string>& arguments, const std::string& option) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == option && i + 1 < arguments.size()) return arguments[i + 1];
+    if (arguments[i].starts_with(option + "=")) return arguments[i].substr(option.size() + 1);
+  }
+  return "";
+}
+
+// The stored arguments without the options in which slices may differ:
+// how they wrote, and where they ran (--device; the stream they drew from,
+// philox under --device cuda unless --rng says otherwise, run_options.cpp,
+// is kept as --rng at the end, and left out where it is the default pcg64),
+// so that slices run on a GPU merge with slices run on a CPU, and on a
+// machine without a GPU.
 std::vector<std::string> common_arguments(std::vector<std::string> arguments) {
+  std::string stream = option_value(arguments, "--rng");
+  if (stream.empty()) stream = option_value(arguments, "--device") == "cuda" ? "philox" : "pcg64";
   for (const char* option : {"--blocks", "--checkpoint", "--checkpoint-every", "--csv", "--json", "--threads",
-                             "--progress"}) {
+                             "--progress", "--device", "--rng"}) {
     arguments = without_option(arguments, option);
   }
-  return without_option(arguments, "--quiet", true);
+  arguments = without_option(arguments, "--quiet", true);
+  if (stream != "pcg64") arguments.push_back("--rng=" + stream);
+  return arguments;
 }
 
 class MergeCommand final : public Command {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/cuda_device.hpp"
 #include "lbmc/engine/embedding.hpp"
 
 namespace lbmc::exp {
@@ -54,11 +55,13 @@ Report::Report(std::string experiment, std::vector<std::string> param_names,
   meta_.threads = settings.plan.threads;
   meta_.ranks = engine::cluster::size();
   meta_.start_time = utc_now();
+  if (settings.plan.device == engine::Device::cuda) meta_.device = "cuda (" + engine::cuda::device_name() + ")";
   if (!settings.quiet) {
     const std::string ranks = meta_.ranks == 1 ? "" : fmt::format(" on each of {} ranks", meta_.ranks);
-    std::fprintf(stderr, "lbmc %s: seed %llu, %d thread%s%s\n", table_.experiment.c_str(),
+    const std::string device = meta_.device == "cpu" ? "" : ", " + meta_.device;
+    std::fprintf(stderr, "lbmc %s: seed %llu, %d thread%s%s%s\n", table_.experiment.c_str(),
                  static_cast<unsigned long long>(settings.plan.seed), settings.plan.threads,
-                 settings.plan.threads == 1 ? "" : "s", ranks.c_str());
+                 settings.plan.threads == 1 ? "" : "s", ranks.c_str(), device.c_str());
   }
 }
 

@@ -300,16 +300,30 @@ double parse_cost(const char* option, const std::string& text) {
   return costs.front();
 }
 
-void add_stream_option(CLI::App& app, std::string& text) {
-  app.add_option("--rng", text,
-                 "the blocks' stream: pcg64, or philox (Philox4x32-10, counter-based: the stream a GPU runs)")
+void add_stream_options(CLI::App& app, StreamText& text) {
+  app.add_option("--rng", text.rng,
+                 "the blocks' stream: pcg64 (the default), or philox (Philox4x32-10, counter-based: the stream a GPU "
+                 "runs, and the default under --device cuda)");
+  app.add_option("--device", text.device,
+                 "where the replications run: cpu, or cuda (a GPU: the same bytes as --device cpu --rng philox)")
       ->capture_default_str();
 }
 
-engine::Stream check_stream(const std::string& text) {
-  if (text == "pcg64") return engine::Stream::pcg64;
-  if (text == "philox") return engine::Stream::philox;
-  throw InputError(fmt::format("--rng: '{}' is not pcg64 or philox", text));
+std::pair<engine::Stream, engine::Device> check_stream(const StreamText& text) {
+  engine::Device device = engine::Device::cpu;
+  if (text.device == "cuda") {
+    device = engine::Device::cuda;
+  } else if (text.device != "cpu") {
+    throw InputError(fmt::format("--device: '{}' is not cpu or cuda", text.device));
+  }
+  if (text.rng.empty() || text.rng == "philox") {
+    return {text.rng.empty() && device == engine::Device::cpu ? engine::Stream::pcg64 : engine::Stream::philox, device};
+  }
+  if (text.rng != "pcg64") throw InputError(fmt::format("--rng: '{}' is not pcg64 or philox", text.rng));
+  if (device == engine::Device::cuda) {
+    throw InputError("--device cuda: a GPU draws from the counter-based stream; give --rng philox or leave --rng out");
+  }
+  return {engine::Stream::pcg64, device};
 }
 
 engine::RunPlan make_plan(const AppliedRun& run, std::string label) {

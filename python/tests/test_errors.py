@@ -26,6 +26,7 @@ BAD_LINES = [
     "maxload --seed 18446744073709551616",  # seed beyond 2^64 - 1
     "maxload --frobnicate",                # unknown option
     "maxload --method fast",               # unknown choice
+    "maxload --device cuda --rng pcg64",   # a GPU runs the counter-based stream only
     "maxload --n 4 --reps 1048576 --max-memory 15M",  # a run over the memory allowed
     "scatter --dist empirical:/nonexistent",  # missing input file
     "assign --P 10 --group 3",             # inconsistent options

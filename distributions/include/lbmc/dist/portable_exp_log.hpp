@@ -1,7 +1,8 @@
 // exp and log in our own code, for the samplers that must give the same bits
-// with every C library: the gamma sampler's exact test, the table, wedge
-// test and tail of the gamma's X^K ziggurat (gamma_ziggurat.hpp) and
-// FixedPower's path outside its tables (fixed_power.hpp).
+// with every C library and on a GPU: the gamma sampler's exact test, the
+// table, wedge test and tail of the gamma's X^K ziggurat (gamma_ziggurat.hpp),
+// FixedPower's path outside its tables (fixed_power.hpp), and the samplers of
+// the counter-based stream (PortableMath; portable_samplers.hpp).
 //
 // Design note
 // - Both are table methods in the manner of Tang (1989, "Table-driven
@@ -35,7 +36,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "lbmc/dist/sampler_support.hpp"
+#include "lbmc/engine/host_device.hpp"
 
 namespace lbmc::dist {
 
@@ -77,7 +78,7 @@ double portable_log_special(const ExpLogTables& t, double x) noexcept;
 double portable_exp_special(const ExpLogTables& t, double y) noexcept;
 
 //! log(2^extra · x) for the positive normal double whose bits are ix.
-inline double portable_log_core(const ExpLogTables& t, std::uint64_t ix, double extra) noexcept {
+LBMC_HOST_DEVICE inline double portable_log_core(const ExpLogTables& t, std::uint64_t ix, double extra) noexcept {
   LBMC_SAMPLER_NO_FP_CONTRACT
   const std::uint64_t shifted = ix - ExpLogTables::kLogOffset;
   const auto i = static_cast<std::size_t>((shifted >> 45) % ExpLogTables::kCells);
@@ -96,7 +97,7 @@ inline double portable_log_core(const ExpLogTables& t, std::uint64_t ix, double 
 }
 
 //! exp y for |y| < 708: 2^floor(n/N) · hi_j · (1 + tail_j + expm1(r)).
-inline double portable_exp_core(const ExpLogTables& t, double y, std::int64_t exponent_shift) noexcept {
+LBMC_HOST_DEVICE inline double portable_exp_core(const ExpLogTables& t, double y, std::int64_t exponent_shift) noexcept {
   LBMC_SAMPLER_NO_FP_CONTRACT
   constexpr double kRound = 0x1.8p52;  // adding it rounds to an integer held in the low bits
   const double shifted = y * t.n_by_ln2 + kRound;
@@ -130,5 +131,21 @@ inline double portable_exp(const ExpLogTables& t, double y) noexcept {
     return detail::portable_exp_special(t, y);
   return detail::portable_exp_core(t, y, 0);
 }
+
+//! lbmc's own log and exp as the shared samplers' Math (ziggurat_table.hpp),
+//! on the host and on a GPU (where `tables` points into device memory).
+struct PortableMath {
+  const ExpLogTables* tables;
+  //! log x for a positive normal x (the samplers take logs of uniform_open01
+  //! values only, which are in [2^-54, 1)).
+  LBMC_HOST_DEVICE double log(double x) const noexcept {
+    return detail::portable_log_core(*tables, std::bit_cast<std::uint64_t>(x), 0.0);
+  }
+  //! y < e^{-s} for |s| < 708 (the wedge tests' s are below r²/2 ≈ 7.4 for
+  //! the normal and r ≈ 9.3 for the exponential).
+  LBMC_HOST_DEVICE bool below_exp(double y, double s) const noexcept {
+    return y < detail::portable_exp_core(*tables, -s, 0);
+  }
+};
 
 }  // namespace lbmc::dist

@@ -3,10 +3,10 @@
 // Design note
 // - No fused multiply-add in the samplers' arithmetic: a contracted mu + sigma·z
 //   rounds differently, and the same seed must give the same bits on every
-//   target. LBMC_SAMPLER_NO_FP_CONTRACT turns contraction off for clang, in a
-//   function body (the inline operator()s) or at file scope (the sampler
-//   sources). For GCC, which contracts in C++ whatever the -std, the build
-//   passes -ffp-contract=off (CMakeLists.txt).
+//   target. LBMC_SAMPLER_NO_FP_CONTRACT (host_device.hpp) turns contraction
+//   off for clang, in a function body (the inline operator()s) or at file
+//   scope (the sampler sources). For GCC, which contracts in C++ whatever the
+//   -std, the build passes -ffp-contract=off (CMakeLists.txt).
 // - The cold paths that need the generator (the normal ziggurat's tail, the
 //   table samplers' tails) receive it through detail::with_generator_copy.
 // - draw_integer: an integer law's variate as an integer, for the kernels
@@ -17,13 +17,9 @@
 #include <cstdint>
 #include <utility>
 
+#include "lbmc/engine/host_device.hpp"  // LBMC_SAMPLER_NO_FP_CONTRACT
 #include "lbmc/engine/rng.hpp"
 
-#if defined(__clang__)
-#define LBMC_SAMPLER_NO_FP_CONTRACT _Pragma("clang fp contract(off)")
-#else
-#define LBMC_SAMPLER_NO_FP_CONTRACT
-#endif
 
 namespace lbmc::dist::detail {
 

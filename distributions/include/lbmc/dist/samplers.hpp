@@ -7,7 +7,8 @@
 // - One class per law of laws.hpp, built once from the law and then called as
 //   `double x = sampler(gen)` with an engine::Generator (pcg64); the normal,
 //   exponential, uniform and constant samplers take the counter-based stream
-//   as well (engine/philox.hpp; takes_counter_stream). operator() is
+//   as well (engine/philox.hpp; takes_counter_stream), through their
+//   portable() form, which a GPU runs too (portable_samplers.hpp). operator() is
 //   const and writes no shared state, so one sampler may serve every thread,
 //   each with its own generator. Building is the expensive part (tables): build
 //   once per parameter point, outside the replication loop (visit_sampler).
@@ -17,8 +18,10 @@
 //   (gamma with K < 1), block_rejection.hpp (the negative binomial past its
 //   table), log_pmf.hpp (Poisson, binomial and negative binomial
 //   probabilities), sampler_support.hpp
-//   (no fused multiply-add; generator hand-off to cold paths); here uniform,
-//   constant, mixture, sampler_for_t and visit_sampler. Each file's note has
+//   (no fused multiply-add; generator hand-off to cold paths),
+//   portable_samplers.hpp (uniform, constant, and the normal and exponential
+//   of the counter-based stream); here mixture, sampler_for_t and
+//   visit_sampler. Each file's note has
 //   the details.
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b. The constant
 //   consumes no randomness. A mixture chooses its component by one output,
@@ -44,6 +47,7 @@
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
+#include "lbmc/dist/portable_samplers.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/task_time_samplers.hpp"
 #include "lbmc/dist/ziggurat.hpp"
@@ -52,53 +56,6 @@
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
-
-//! Sampler for Uniform{a, b}: a + (b - a)·u with u = engine::uniform01 (the
-//! 2^-53 grid on [0, 1)). Range: [a, b); a is possible, b is not (a result that
-//! rounds up to b is replaced by the largest double below b). If b - a
-//! overflows, a + h·u + h·u with h = b/2 - a/2 is used instead.
-class UniformSampler {
- public:
-  //! Throws engine::InputError unless a < b, both finite.
-  explicit UniformSampler(const Uniform& law);
-
-  //! One variate; one 64-bit output.
-  template <engine::UniformWords Gen>
-  double operator()(Gen& gen) const noexcept {
-    LBMC_SAMPLER_NO_FP_CONTRACT
-    const double u = engine::uniform01(gen);
-    double x;
-    if (!split_) [[likely]] {
-      x = a_ + width_ * u;
-    } else {
-      const double t = width_ * u;  // width_ holds h here
-      x = (a_ + t) + t;
-    }
-    return x < below_b_ ? x : below_b_;
-  }
-
-
- private:
-  double a_;
-  double width_;
-  double below_b_;
-  bool split_ = false;
-};
-
-//! Sampler for Constant{value}. Range: {value}. Consumes no randomness.
-class ConstantSampler {
- public:
-  //! Holds the law; no tables.
-  explicit ConstantSampler(const Constant& law) noexcept : law_(law) {}
-  //! Returns the value; the generator is not advanced.
-  template <engine::UniformWords Gen>
-  double operator()(Gen& /*gen*/) const noexcept {
-    return law_.value;
-  }
-
- private:
-  Constant law_;
-};
 
 //! The sampler type of a law type, as its table entry names it:
 //! sampler_for_t<Normal> is NormalSampler, ...

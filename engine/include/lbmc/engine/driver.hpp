@@ -31,7 +31,8 @@
 //   Accumulator make_accumulator() const;
 //   void run(Generator&, std::int64_t count, Accumulator&) const;
 // and, to run under --rng philox, run(PhiloxStream&, ...) as well (each block
-// then draws from its counter-based stream, philox.hpp); the accumulator
+// then draws from its counter-based stream, philox.hpp), and to run on a GPU,
+// on_device() and fold() (device.hpp); the accumulator
 // lists its statistics (statistics.hpp), whose watched entries are what the
 // stopping rule waits for (a bare Moments watches its mean).
 #pragma once
@@ -43,7 +44,9 @@
 #include <exception>
 #include <mutex>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -52,6 +55,7 @@
 #include <omp.h>
 
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/device.hpp"
 #include "lbmc/engine/early_sketches.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/embedding.hpp"
@@ -92,6 +96,9 @@ struct RunPlan {
   std::string label;
   //! The blocks' stream; Stream::philox only for kernels that run on it.
   Stream stream = Stream::pcg64;
+  //! Where the replications run; Device::cuda only for kernels that run
+  //! there (device.hpp), on the counter-based stream.
+  Device device = Device::cpu;
 
   //! Exactly `reps` replications under `seed` on `threads` threads, no
   //! progress line.
@@ -157,6 +164,68 @@ constexpr std::int64_t block_size(std::int64_t b, std::int64_t block_reps, std::
   return std::min(block_reps, reps - b * block_reps);
 }
 
+//! A kernel that computes its replications' values on a device (device.hpp).
+template <class Kernel>
+concept RunsOnDevice = requires(const Kernel& kernel, const DeviceLaunchPlan& plan, std::span<const double> values,
+                                typename Kernel::Accumulator& acc) {
+  { kernel.on_device(plan) } -> std::same_as<std::unique_ptr<DeviceReplications>>;
+  kernel.fold(values, acc);
+};
+
+//! run_blocks (below) on the device: ranges of blocks are launched into two
+//! slots in turn, and while the device computes one range, the host's
+//! threads fold the other's blocks into the reduction, each as kernel.run()
+//! would have built it. A stop is looked for between ranges.
+template <class Kernel>
+void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
+                          std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
+                          const BlockReduction<typename Kernel::Accumulator>& held, std::atomic<std::int64_t>& done,
+                          Progress& progress, std::int64_t planned) {
+  if (first >= last) return;
+  const std::unique_ptr<DeviceReplications> device =
+      kernel.on_device({plan.seed, plan.block_reps, reps_limit, last - first});
+  const std::int64_t per_launch = device->blocks_per_launch();
+  const auto range_end = [&](std::int64_t begin) { return std::min(last, begin + per_launch); };
+  Embedding* const embedding = current_embedding();  // the fold threads' too
+  device->launch(0, first, range_end(first));
+  int slot = 0;
+  for (std::int64_t begin = first; begin < last; begin = range_end(begin), slot ^= 1) {
+    const std::int64_t end = range_end(begin);
+    if (end < last && !interrupt_requested()) device->launch(slot ^ 1, end, range_end(end));
+    const std::span<const double> values = device->collect(slot);
+    if (interrupt_requested()) break;
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    std::int64_t folded = 0;
+#pragma omp parallel num_threads(plan.threads) reduction(+ : folded)
+    {
+      const EmbeddingScope scope(embedding);
+#pragma omp for schedule(static)
+      for (std::int64_t b = begin; b < end; ++b) {
+        if (held.holds(b)) continue;
+        try {
+          const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
+          auto acc = kernel.make_accumulator();
+          kernel.fold(values.subspan(static_cast<std::size_t>((b - begin) * plan.block_reps),
+                                     static_cast<std::size_t>(size)),
+                      acc);
+          reduction.add({0, b}, std::move(acc));
+          folded += size;
+        } catch (...) {
+          const std::lock_guard lock(failure_mutex);
+          if (!failure) failure = std::current_exception();
+        }
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    progress.update(done += folded, planned);
+  }
+  if (interrupt_requested()) {
+    interrupt_reached_boundary();
+    throw Interrupted();
+  }
+}
+
 //! Runs blocks [first, last) of `plan` (`reps_limit` replications in all) on
 //! plan.threads threads, but for those `held` holds (restored from a state
 //! file), and adds each to `reduction`. Once a block fails no new block
@@ -168,6 +237,14 @@ void run_blocks(const RunPlan& plan, const Kernel& kernel, std::int64_t first, s
                 std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
                 const BlockReduction<typename Kernel::Accumulator>& held, std::atomic<std::int64_t>& done,
                 Progress& progress, std::int64_t planned) {
+  if (plan.device == Device::cuda) {
+    if constexpr (RunsOnDevice<Kernel>) {
+      run_blocks_on_device(plan, kernel, first, last, reps_limit, reduction, held, done, progress, planned);
+      return;
+    } else {
+      throw std::logic_error("a kernel without a device path was asked to run on a device");
+    }
+  }
   std::mutex failure_mutex;
   std::int64_t failed_block = -1;
   std::atomic<bool> failed{false};  // no new block starts once one failed

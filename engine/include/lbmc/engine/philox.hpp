@@ -1,19 +1,12 @@
-// The counter-based stream (`--rng philox`): Philox4x32-10 (Salmon, Moraes,
-// Dror, Shaw 2011, "Parallel random numbers: as easy as 1, 2, 3", SC'11), the
-// function of Random123 (r123::Philox4x32, which also runs in CUDA device
-// code), so that a block's numbers can be computed anywhere from (key,
-// counter) alone.
-//
-// Block b under master seed s: the key is the first 64-bit word of the same
-// SplitMix64 derivation that seeds the block's pcg64 (rng.hpp,
-// block_seed_words), the counter holds the draw index in its low 64 bits and
-// b in its high 64 bits, so two blocks never share a counter even if their
-// keys met. Call i of Philox (counter i) gives four 32-bit words r0..r3,
-// which are the block's 64-bit outputs 2i (r0 + 2^32·r1) and 2i + 1
-// (r2 + 2^32·r3). A PhiloxStream computes kLanes consecutive calls at once
-// (philox.cpp: lane by lane, vectorised) and hands their outputs out in
-// order, so the outputs do not depend on the batching. philox4x32_10 is
-// Random123's own function, the reference the lanes are tested against.
+// The counter-based stream (`--rng philox`) on the CPU: Philox4x32-10 (Salmon,
+// Moraes, Dror, Shaw 2011, SC'11), the function of Random123
+// (r123::Philox4x32, which also runs in CUDA device code), so that a
+// replication's numbers can be computed anywhere from (key, counter) alone.
+// The key, the counter and the order of the outputs are philox_core.hpp's;
+// a PhiloxStream computes kLanes consecutive calls at once (philox.cpp: lane
+// by lane, vectorised) and hands their outputs out in order, so the outputs
+// do not depend on the batching. philox4x32_10 is Random123's own function,
+// the reference the lanes and philox_call are tested against.
 #pragma once
 
 #include <array>
@@ -22,6 +15,7 @@
 
 #include <Random123/philox.h>
 
+#include "lbmc/engine/philox_core.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::engine {
@@ -36,16 +30,18 @@ inline std::array<std::uint32_t, 4> philox4x32_10(const std::array<std::uint32_t
   return {r.v[0], r.v[1], r.v[2], r.v[3]};
 }
 
-//! The outputs of Philox calls first_call, first_call + 1, ... (16 of them)
-//! of a block: call i's words r0..r3 as words[2i] = r0 + 2^32·r1 and
-//! words[2i + 1] = r2 + 2^32·r3 (philox.cpp).
+//! The outputs of the Philox calls whose counters' low halves are
+//! first_call, first_call + 1, ... (16 of them) and high half `block`: call
+//! i's words r0..r3 as words[2i] = r0 + 2^32·r1 and words[2i + 1] =
+//! r2 + 2^32·r3 (philox.cpp).
 void philox_lanes(const std::array<std::uint32_t, 2>& key, const std::array<std::uint32_t, 2>& block,
                   std::uint64_t first_call, std::array<std::uint64_t, 32>& words) noexcept;
 //! The same, lane by lane on any processor (what philox_lanes does without AVX2).
 void philox_lanes_reference(const std::array<std::uint32_t, 2>& key, const std::array<std::uint32_t, 2>& block,
                             std::uint64_t first_call, std::array<std::uint64_t, 32>& words) noexcept;
 
-//! The 64-bit outputs of one block, drawn in order (see above).
+//! The 64-bit outputs of a block's replications, drawn in order: those of
+//! replication 0, then, after next_replication(), those of replication 1...
 class PhiloxStream {
  public:
   using result_type = std::uint64_t;
@@ -64,8 +60,17 @@ class PhiloxStream {
     return words_[next_++];
   }
 
-  //! Outputs drawn so far.
-  std::uint64_t drawn() const noexcept { return 2 * calls_ - (words_.size() - next_); }
+  //! Outputs of the current replication drawn so far.
+  std::uint64_t drawn() const noexcept {
+    return 2 * (calls_ - philox_replication_base(replication_)) - (words_.size() - next_);
+  }
+
+  //! Ends the current replication: the next output is the next
+  //! replication's first (the outputs not drawn are dropped).
+  void next_replication() noexcept {
+    calls_ = philox_replication_base(++replication_);
+    next_ = words_.size();
+  }
 
  private:
   // The next kLanes calls' outputs; out of line, so that a sampler drawing
@@ -78,7 +83,8 @@ class PhiloxStream {
 
   std::array<std::uint32_t, 2> key_;
   std::array<std::uint32_t, 2> block_;
-  std::uint64_t calls_ = 0;  // Philox calls made
+  std::uint64_t replication_ = 0;
+  std::uint64_t calls_ = 0;  // the counter's low half for the next refill
   std::array<std::uint64_t, 2 * kLanes> words_{};
   std::size_t next_ = 2 * kLanes;  // the next word of words_ to hand out
 };
@@ -87,7 +93,14 @@ static_assert(2 * PhiloxStream::kLanes == 32, "philox_lanes fills 32 words");
 
 //! The Philox stream of block `block` under `master_seed`.
 inline PhiloxStream block_philox(std::uint64_t master_seed, std::uint64_t block) noexcept {
-  return PhiloxStream(block_seed_words(master_seed, block)[0], block);
+  return PhiloxStream(philox_block_key(master_seed, block), block);
+}
+
+//! Ends a replication of a stream that has replications of its own (the
+//! counter-based one); the others draw on.
+template <class Words>
+void next_replication(Words& words) noexcept {
+  if constexpr (requires { words.next_replication(); }) words.next_replication();
 }
 
 }  // namespace lbmc::engine

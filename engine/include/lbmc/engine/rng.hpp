@@ -1,5 +1,6 @@
 // Reproducible random streams: the one home of every generator and derived
-// seed of lbmc (DESIGN §2).
+// seed of lbmc (DESIGN §2), with the seed derivation and the conversions to
+// double that a GPU shares in words.hpp.
 //
 // Every block of replications owns one pcg64 generator, built with the
 // two-argument constructor from a 128-bit state and a 128-bit stream selector,
@@ -57,6 +58,8 @@
 
 #include <pcg_random.hpp>
 
+#include "lbmc/engine/words.hpp"
+
 namespace lbmc::engine {
 
 using Generator = pcg64;
@@ -72,26 +75,6 @@ template <class G>
 concept UniformWords = requires(G& g) {
   { g() } -> std::same_as<std::uint64_t>;
 };
-
-//! SplitMix64 (Steele, Lea, Flood 2014): advances `state` and returns a
-//! well-mixed 64-bit word. Used only to derive generator seeds.
-constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  state += 0x9e3779b97f4a7c15ULL;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-//! The four words that seed block `block` under `master_seed`: SplitMix64
-//! outputs seeded by a mix of both arguments.
-constexpr std::array<std::uint64_t, 4> block_seed_words(std::uint64_t master_seed, std::uint64_t block) noexcept {
-  std::uint64_t mix = master_seed;
-  std::uint64_t seed_state = splitmix64(mix) ^ (block * 0xd1b54a32d192ed03ULL);
-  std::array<std::uint64_t, 4> words{};
-  for (std::uint64_t& word : words) word = splitmix64(seed_state);
-  return words;
-}
 
 //! The generator of block `block` under `master_seed`: its state is the
 //! first two seed words, its stream the last two.
@@ -122,20 +105,6 @@ constexpr std::uint64_t derived_seed(std::uint64_t seed, std::string_view name) 
 //! The generator of the common random numbers keyed by `key` (one 64-bit
 //! output of a block's generator): block 0 of the master seed `key`.
 inline Generator keyed_generator(std::uint64_t key) noexcept { return block_generator(key, 0); }
-
-//! Uniform on [0, 1): the top 53 bits of one output times 2^-53.
-//! 0 is possible (probability 2^-53); 1 is not.
-template <class Words = Generator>
-inline double uniform01(Words& gen) noexcept {
-  return static_cast<double>(gen() >> 11) * 0x1.0p-53;
-}
-
-//! Uniform on (0, 1): the top 53 bits plus one half, times 2^-53.
-//! Neither 0 nor 1 is possible; the smallest value is 2^-54.
-template <class Words = Generator>
-inline double uniform_open01(Words& gen) noexcept {
-  return (static_cast<double>(gen() >> 11) + 0.5) * 0x1.0p-53;
-}
 
 //! Uniform integer in [0, bound), 1 <= bound < 2^64, without bias
 //! (Lemire 2019): one output of `gen`, plus one per rejection (see above).

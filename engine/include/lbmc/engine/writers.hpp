@@ -25,10 +25,11 @@ struct RunMeta {
   double reps_per_second = 0.0;
   double ns_per_variate = 0.0;
   std::string stopping;  // how the run ended (fixed reps, target met, max reps)
+  std::string device = "cpu";  // cpu, or cuda and the GPU's name
 };
 // The JSON meta's run fields, by member name.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunMeta, command_line, seed, threads, ranks, reps, start_time, wall_seconds,
-                                   reps_per_second, ns_per_variate, stopping)
+                                   reps_per_second, ns_per_variate, stopping, device)
 
 //! Zero without its sign: no output of lbmc prints -0 (a quantile or a
 //! difference of equal values rounds to -0.0 in floating point).

@@ -41,10 +41,18 @@ struct RunOptionsText {
   bool strict = false;
 };
 
-//! Adds --rng (pcg64 | philox) to a command whose kernels run on both streams.
-void add_stream_option(CLI::App& app, std::string& text);
-//! The stream --rng names; throws InputError for any other text.
-engine::Stream check_stream(const std::string& text);
+//! The text of --rng and --device.
+struct StreamText {
+  std::string rng;  // empty: not given
+  std::string device = "cpu";
+};
+//! Adds --rng (pcg64 | philox) and --device (cpu | cuda) to a command whose
+//! kernels run on both streams and on a GPU.
+void add_stream_options(CLI::App& app, StreamText& text);
+//! The stream and device they name: --rng left out is pcg64, or philox under
+//! --device cuda, which runs on nothing else. Throws InputError for any other
+//! text, and for --device cuda with --rng pcg64.
+std::pair<engine::Stream, engine::Device> check_stream(const StreamText& text);
 
 //! The common options, checked: the engine's plan (seed, replications,
 //! stopping rule, threads, progress) and how results are judged and written.

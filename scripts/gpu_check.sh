@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The GPU check, for a machine with a CUDA GPU: first --device cuda against
+# --device cpu --rng philox byte for byte (tests/gpu_bytes.sh), then one
+# table of rates in the same run, in 10^9 variates a second, end to end with
+# the output written: lbmc on the GPU (whole process, and its run phase from
+# the JSON meta's ns_per_variate, which leaves out start-up and CUDA's
+# context), lbmc on all cores (--rng philox and pcg64), and the PyTorch peer
+# (bench/peers/torch_kernels.py, float32 and float64). About 3 minutes on an
+# H200 with 16 cores.
+#
+# Usage: scripts/gpu_check.sh [--quick]
+#   LBMC_BINARY: the lbmc to check (default build/release/lbmc). A folder
+#   lib/ beside it may hold its shared libraries (from ldd): those this
+#   machine lacks are taken from there, so a binary built elsewhere runs.
+#   --quick: the byte comparisons with fewer replications, rates once.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+lbmc=${LBMC_BINARY:-$root/build/release/lbmc}
+quick=()
+repeats=3
+[[ ${1:-} == --quick ]] && { quick=(--quick); repeats=1; }
+[[ -x "$lbmc" ]] || { echo "gpu_check: no lbmc at $lbmc (scripts/build.sh, or set LBMC_BINARY)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+libs=$(dirname "$lbmc")/lib
+if [[ -d "$libs" ]]; then
+  mkdir "$work/lib"
+  for f in "$libs"/*.so*; do
+    name=$(basename "$f")
+    ldconfig -p | grep -q " $name " || ln -s "$(cd "$libs" && pwd)/$name" "$work/lib/$name"
+  done
+  export LD_LIBRARY_PATH=$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+if ldd "$lbmc" | grep -q "not found"; then
+  echo "gpu_check: libraries missing: $(ldd "$lbmc" | grep 'not found' | tr -s ' \t\n' ' ')" >&2
+  exit 2
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=passive
+cores=$(nproc)
+
+echo "gpu_check: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)," \
+  "$cores cores ($(lscpu | sed -n 's/^Model name: *//p'))"
+echo "lbmc: $("$lbmc" --version 2>&1 | head -1)"
+echo
+echo "== bytes: --device cuda against --device cpu --rng philox"
+"$root/tests/gpu_bytes.sh" "$lbmc" "${quick[@]}"
+bytes=$?
+
+# lbmc_rate REPEATS TOTAL ARGS...: "process run" rates (1e9 variates/s),
+# medians over REPEATS runs of maxload ARGS with TOTAL variates.
+lbmc_rate() {
+  local repeats=$1 total=$2; shift 2
+  local n
+  n=$(printf '%s\n' "$@" | sed -n '/^--n$/{n;p}')
+  local reps=$((total / n))
+  local process=() run=()
+  for ((i = 0; i < repeats; i++)); do
+    local start end
+    start=$(date +%s.%N)
+    "$lbmc" maxload "$@" --reps "$reps" --method brute --alpha 0.5,0.99 --seed $((i + 1)) --quiet \
+      --csv "$work/rate.csv" --json "$work/rate.json" >/dev/null 2>"$work/rate.err" ||
+      { echo "failed: $(tail -1 "$work/rate.err")" >&2; echo "- -"; return; }
+    end=$(date +%s.%N)
+    process+=("$(awk -v v="$reps" -v n="$n" -v a="$start" -v b="$end" 'BEGIN { printf "%.4g", v * n / (b - a) / 1e9 }')")
+    run+=("$(/usr/bin/env python3 -c 'import json,sys; print("%.4g" % (1 / json.load(open(sys.argv[1]))["meta"]["ns_per_variate"]))' "$work/rate.json")")
+  done
+  echo "$(printf '%s\n' "${process[@]}" | sort -g | sed -n "$(((repeats + 1) / 2))p")" \
+    "$(printf '%s\n' "${run[@]}" | sort -g | sed -n "$(((repeats + 1) / 2))p")"
+}
+
+torch_rate() {  # DTYPE TOTAL LAW N -> 1e9 variates/s, or -
+  local ns
+  if ns=$(python3 "$root/bench/peers/torch_kernels.py" --dtype "$1" --total "$2" --dist "$3" --n "$4" \
+            --repeats "$repeats" --out "$work/torch.csv" 2>"$work/torch.err"); then
+    awk -v ns="$ns" 'BEGIN { printf "%.4g", 1 / ns }'
+  else
+    echo "torch failed: $(tail -1 "$work/torch.err")" >&2
+    echo "-"
+  fi
+}
+
+echo
+echo "== rates, 10^9 variates/s, end to end with output written (medians of $repeats)"
+echo "| kernel | lbmc cuda, process | lbmc cuda, run | lbmc cpu philox, $cores threads | lbmc cpu pcg64, $cores threads | torch float32 | torch float64 | lbmc cuda / torch float32 |"
+echo "|---|---|---|---|---|---|---|---|"
+# law n gpu-variates cpu-variates
+for row in "normal:0,1 1024 $((1 << 34)) $((1 << 33))" "normal:0,1 65536 $((1 << 36)) $((1 << 34))" \
+           "exponential:1 65536 $((1 << 36)) $((1 << 34))" "uniform:0,1 65536 $((1 << 36)) $((1 << 34))"; do
+  read -r law n gpu_total cpu_total <<<"$row"
+  read -r gpu_process gpu_run <<<"$(lbmc_rate "$repeats" "$gpu_total" --device cuda --dist "$law" --n "$n")"
+  read -r philox _ <<<"$(lbmc_rate 1 "$cpu_total" --rng philox --threads "$cores" --dist "$law" --n "$n")"
+  read -r pcg _ <<<"$(lbmc_rate 1 "$cpu_total" --rng pcg64 --threads "$cores" --dist "$law" --n "$n")"
+  t32=$(torch_rate float32 "$gpu_total" "$law" "$n")
+  t64=$(torch_rate float64 "$gpu_total" "$law" "$n")
+  ratio=$(awk -v a="$gpu_process" -v b="$t32" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "-" }')
+  echo "| maxload $law n=$n | $gpu_process | $gpu_run | $philox | $pcg | $t32 | $t64 | $ratio |"
+done
+exit $bytes
