@@ -9,8 +9,9 @@
 namespace lbmc::engine {
 
 Progress::Progress(ProgressMode mode, std::string label)
-    : enabled_(mode == ProgressMode::always ||
-               (mode == ProgressMode::automatic && isatty(STDERR_FILENO) != 0)),
+    : enabled_((mode == ProgressMode::always ||
+                (mode == ProgressMode::automatic && isatty(STDERR_FILENO) != 0)) &&
+               (current_embedding() == nullptr || !current_embedding()->caller_draws_progress)),
       feed_(current_embedding() != nullptr ? &current_embedding()->progress : nullptr),
       label_(std::move(label)),
       start_(std::chrono::steady_clock::now()),

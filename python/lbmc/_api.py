@@ -114,8 +114,8 @@ def _progress_arguments(spec, quiet, progress):
     elif not progress:
         mode = "never"
     else:
-        bar = _progress.make_bar()
-        mode = "auto" if bar is None else "never"
+        bar = _progress.make_bar()  # the engine draws no line of its own under a bar
+        mode = None
     has_option = any(o["name"] == "--progress" for o in spec["options"])
     return (["--progress", mode] if mode and has_option else []), bar
 

@@ -101,13 +101,14 @@ class Workers {
     return *workers;
   }
 
+  // Every task waiting has a worker waiting for it: a new one is started
+  // when there are more tasks than waiting workers.
   void submit(std::function<void()> task) {
     const std::lock_guard lock(mutex_);
     tasks_.push_back(std::move(task));
-    if (idle_ == 0) {
+    if (tasks_.size() > waiting_) {
       std::thread([this] { work(); }).detach();
     } else {
-      --idle_;  // taken by the worker woken now
       wake_.notify_one();
     }
   }
@@ -116,25 +117,27 @@ class Workers {
   void work() {
     std::unique_lock lock(mutex_);
     for (;;) {
+      ++waiting_;
       wake_.wait(lock, [this] { return !tasks_.empty(); });
+      --waiting_;
       std::function<void()> task = std::move(tasks_.front());
       tasks_.pop_front();
       lock.unlock();
       task();
       lock.lock();
-      ++idle_;
     }
   }
 
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::function<void()>> tasks_;
-  int idle_ = 0;
+  std::size_t waiting_ = 0;  // workers waiting for a task
 };
 
 py::dict run(const std::vector<std::string>& arguments, const py::object& on_progress, const std::string& executable) {
   auto job = std::make_shared<Job>();
   job->embedding.executable = executable;
+  job->embedding.caller_draws_progress = !on_progress.is_none();
   Workers::get().submit([job, arguments] { job->run(arguments); });
   std::unique_ptr<py::error_already_set> pending;  // raised by a signal handler or on_progress
   lbmc::engine::ProgressSnapshot shown;

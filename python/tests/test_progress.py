@@ -33,6 +33,17 @@ def test_the_bar_follows_the_run(monkeypatch):
     assert all(planned == 400000 for _, _, planned, _ in recorder.calls)
 
 
+def test_a_checkpoint_under_a_bar_keeps_the_command_lines_progress(monkeypatch, tmp_path):
+    # The bar replaces the engine's line without a --progress in the run's
+    # state, so that `lbmc resume` shows its line as the run would have.
+    recorder = Recorder()
+    monkeypatch.setattr(_progress, "make_bar", lambda: recorder)
+    state = tmp_path / "run.state"
+    lbmc.maxload(**RUN, checkpoint=str(state))
+    assert recorder.calls
+    assert b"--progress" not in state.read_bytes()
+
+
 def test_progress_false_and_quiet_draw_nothing(monkeypatch, capfd):
     recorder = Recorder()
     monkeypatch.setattr(_progress, "make_bar", lambda: recorder)

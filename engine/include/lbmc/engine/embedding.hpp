@@ -64,6 +64,9 @@ struct CapturedOutput {
 struct Embedding {
   std::atomic<bool> stop{false};
   ProgressFeed progress;
+  //! The caller draws the progress it is fed: no progress line on stderr,
+  //! whatever --progress says (it is kept for the run's state file).
+  bool caller_draws_progress = false;
   CapturedOutput output;
   std::string executable;  // the lbmc executable that validate runs
 };
