@@ -97,7 +97,7 @@ class MaxLoadCommand final : public Command {
                    "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for continuous laws when "
                    "n >= 64, for integer laws (n >= 2) when the table of Z is small or cheaper than n draws")
         ->capture_default_str();
-    add_stream_options(app, stream_text_);
+    add_stream_options(app, stream_text_, true);
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,n,method,statistic,... References: exact (from F^n; pass/fail),\n"
@@ -135,13 +135,7 @@ class MaxLoadCommand final : public Command {
     if (method_text_ == "direct") {
       throw engine::InputError(fmt::format("{}: --method direct draws from pcg64; give --method brute or auto", option));
     }
-    for (const dist::LoadLaw& law : laws) {
-      if (!dist::takes_counter_stream(law)) {
-        throw engine::InputError(fmt::format("{}: '{}' does not draw from the counter-based stream (laws "
-                                             "that do: {})",
-                                             option, dist::to_spec(law), dist::counter_stream_laws()));
-      }
-    }
+    require_counter_stream_laws(laws, option);
   }
 
   // --device cuda: a device, n within one GPU thread's replication, and the

@@ -69,6 +69,7 @@ class MaxShiftCommand final : public Command {
     app.add_option("--n", n_text_, "processors: list or range, each >= 2")->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of W' and D'")->capture_default_str();
     app.add_option("--cov", cov_path_, "write the covariance matrix of (V_1..V_n) as CSV to FILE");
+    add_stream_options(app, stream_text_, false);
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,n,statistic,... W' = max_k V_k/(sigma sqrt n), D' = max_k |V_k|/(sigma sqrt n),\n"
@@ -86,6 +87,8 @@ class MaxShiftCommand final : public Command {
     require_exact_integer_totals(laws, ns);
     const auto alphas = parse_levels("--alpha", alpha_text_);
     RunOptions settings = check_run_options(run_text_);
+    settings.plan.stream = check_stream(stream_text_).first;
+    if (settings.plan.stream == engine::Stream::philox) require_counter_stream_laws(laws, "--rng philox");
     // Per thread the prefix sums of n loads, and the n bridge indices once.
     const double most = static_cast<double>(*std::max_element(ns.begin(), ns.end()));
     require_memory(settings, quantile_store_bytes(settings, 2) + (settings.plan.threads + 1) * 8.0 * most,
@@ -206,6 +209,7 @@ class MaxShiftCommand final : public Command {
   std::string n_text_ = "16,64,256,1024";
   std::string alpha_text_ = "0.95";
   std::string cov_path_;
+  StreamText stream_text_;
   RunOptionsText run_text_;
 };
 

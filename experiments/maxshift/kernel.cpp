@@ -1,12 +1,14 @@
 // The max-shift kernel: one pass over the loads for their sum, one pass for
 // the prefix sums, the bridge and the shifts of Figure 1.
 #include <algorithm>
+#include <concepts>
 #include <cmath>
 #include <cstring>
 #include <span>
 #include <vector>
 
 #include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/philox.hpp"
 #include "lbmc/exp/maxshift.hpp"
 
 // GCC's per-function optimize attribute; clang has none and keeps its
@@ -274,8 +276,12 @@ struct MaxShiftKernel {
   // Per replication the kernel only stores W', D' and the indicators; the
   // block's moments are then taken from the stored batches (two passes,
   // engine::Moments::of), which costs far less than six online updates a
-  // replication when n is small.
-  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+  // replication when n is small. On the counter-based stream the loads are
+  // drawn by the sampler's portable form (the source a GPU runs), a stream
+  // per replication.
+  template <engine::UniformWords Gen>
+    requires std::same_as<Gen, engine::Generator> || requires(const Sampler& s) { s.portable(); }
+  void run(Gen& gen, std::int64_t count, Accumulator& acc) const {
     // Scratch reused across blocks: at large n a block is a single
     // replication, and fresh pages for the prefix sums would cost more than
     // the draws.
@@ -292,10 +298,16 @@ struct MaxShiftKernel {
     const double scale_per_n = scale / static_cast<double>(n);
     // A local copy of the generator stays in registers across the stores of
     // the inner loop; through the reference it is spilled and reloaded.
-    engine::Generator local = gen;
+    Gen local = gen;
     // The sampler's parameters too: stores to the prefix sums could alias the
     // kernel's copy, which would then be reloaded for every draw.
-    const Sampler draw = sampler;
+    const auto draw = [this] {
+      if constexpr (std::same_as<Gen, engine::Generator>) {
+        return sampler;
+      } else {
+        return sampler.portable();
+      }
+    }();
     for (std::size_t r = 0; r < reps; ++r) {
       // Pass 1: draw and store prefix sums (the serial sum hides behind the
       // sampler). Pass 2: a dependency-free reduction over them.
@@ -331,6 +343,7 @@ struct MaxShiftKernel {
         d[r] = extremes.max_abs() * scale;
         d_hits += mean > 0.0 && extremes.max_abs() >= mean ? 1 : 0;
       }
+      engine::next_replication(local);
     }
     gen = local;
     add_block_moments(acc, w, d, right, left, d_hits);

@@ -12,6 +12,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/cluster.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/memory_limit.hpp"
@@ -300,13 +301,25 @@ double parse_cost(const char* option, const std::string& text) {
   return costs.front();
 }
 
-void add_stream_options(CLI::App& app, StreamText& text) {
+void add_stream_options(CLI::App& app, StreamText& text, bool device) {
   app.add_option("--rng", text.rng,
-                 "the blocks' stream: pcg64 (the default), or philox (Philox4x32-10, counter-based: the stream a GPU "
-                 "runs, and the default under --device cuda)");
-  app.add_option("--device", text.device,
-                 "where the replications run: cpu, or cuda (a GPU: the same bytes as --device cpu --rng philox)")
-      ->capture_default_str();
+                 std::string("the blocks' stream: pcg64 (the default), or philox (Philox4x32-10, counter-based: the "
+                             "stream a GPU runs") +
+                     (device ? ", and the default under --device cuda)" : ")"));
+  if (device) {
+    app.add_option("--device", text.device,
+                   "where the replications run: cpu, or cuda (a GPU: the same bytes as --device cpu --rng philox)")
+        ->capture_default_str();
+  }
+}
+
+void require_counter_stream_laws(const std::vector<dist::LoadLaw>& laws, const char* option) {
+  for (const dist::LoadLaw& law : laws) {
+    if (!dist::takes_counter_stream(law)) {
+      throw InputError(fmt::format("{}: '{}' does not draw from the counter-based stream (laws that do: {})", option,
+                                   dist::to_spec(law), dist::counter_stream_laws()));
+    }
+  }
 }
 
 std::pair<engine::Stream, engine::Device> check_stream(const StreamText& text) {

@@ -25,6 +25,10 @@
 //   it decides as the comparison with std::exp alone would; the normal tail
 //   calls std::log. A C library whose last bit differs could flip one
 //   accept/reject decision there with a probability of order 1e-16 per draw.
+// - The arithmetic is in ziggurat_table.hpp, shared with a GPU: on pcg64 it
+//   runs with the C library's exp and log, on the counter-based stream (the
+//   samplers' portable() forms) with lbmc's own, which give the same bits
+//   everywhere.
 #pragma once
 
 #include <array>

@@ -46,13 +46,16 @@ struct StreamText {
   std::string rng;  // empty: not given
   std::string device = "cpu";
 };
-//! Adds --rng (pcg64 | philox) and --device (cpu | cuda) to a command whose
-//! kernels run on both streams and on a GPU.
-void add_stream_options(CLI::App& app, StreamText& text);
+//! Adds --rng (pcg64 | philox) to a command whose kernels run on both
+//! streams, and --device (cpu | cuda) when they run on a GPU too.
+void add_stream_options(CLI::App& app, StreamText& text, bool device);
 //! The stream and device they name: --rng left out is pcg64, or philox under
 //! --device cuda, which runs on nothing else. Throws InputError for any other
 //! text, and for --device cuda with --rng pcg64.
 std::pair<engine::Stream, engine::Device> check_stream(const StreamText& text);
+//! Under --rng philox (or --device cuda, the `option` named): throws
+//! InputError for a law whose sampler does not take the counter-based stream.
+void require_counter_stream_laws(const std::vector<dist::LoadLaw>& laws, const char* option);
 
 //! The common options, checked: the engine's plan (seed, replications,
 //! stopping rule, threads, progress) and how results are judged and written.
