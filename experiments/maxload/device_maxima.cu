@@ -85,7 +85,10 @@ template <class Sampler>
 class DeviceMaxima final : public engine::DeviceReplications {
  public:
   DeviceMaxima(const Sampler& sampler, std::int64_t n, const engine::DeviceLaunchPlan& plan)
-      : sampler_(sampler), n_(n), plan_(plan), blocks_per_launch_(device_maxima_blocks_per_launch(n, plan)) {
+      : sampler_(sampler),
+        n_(n),
+        plan_(plan),
+        blocks_per_launch_(device_maxima_blocks_per_launch(n, plan.block_reps, plan.blocks)) {
     engine::cuda::select_device();
     if constexpr (requires { sampler_.tables; }) {
       const dist::PortableSamplerTables& host = sampler.tables;

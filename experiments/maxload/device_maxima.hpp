@@ -5,8 +5,10 @@
 // (device_maxima.cu). Compiled by the host compiler and by nvcc.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "lbmc/dist/portable_samplers.hpp"
@@ -14,19 +16,18 @@
 
 namespace lbmc::exp {
 
-//! Replications per launch for maxima of n draws (device.hpp).
-inline std::int64_t device_maxima_blocks_per_launch(std::int64_t n, const engine::DeviceLaunchPlan& plan) {
-  const std::int64_t blocks = engine::device_reps_per_launch(n) / plan.block_reps;
-  return blocks < 1 ? 1 : blocks > plan.blocks ? plan.blocks : blocks;
+//! Blocks per launch for maxima of n draws in blocks of `block_reps`
+//! (device.hpp), at most `blocks`.
+inline std::int64_t device_maxima_blocks_per_launch(std::int64_t n, std::int64_t block_reps, std::int64_t blocks) {
+  return std::clamp<std::int64_t>(engine::device_reps_per_launch(n) / block_reps, 1, std::max<std::int64_t>(blocks, 1));
 }
 
 //! Device memory for maxima of n draws in blocks of `block_reps`: two
 //! launches' maxima and the tables.
 inline std::size_t device_maxima_bytes(std::int64_t n, std::int64_t block_reps) {
-  const engine::DeviceLaunchPlan widest{0, block_reps, 0, std::int64_t{1} << 62};
-  const auto reps = static_cast<std::size_t>(device_maxima_blocks_per_launch(n, widest) * block_reps);
-  return 2 * reps * sizeof(double) + sizeof(dist::NormalZiggurat) + sizeof(dist::ExponentialZiggurat) +
-         sizeof(dist::ExpLogTables);
+  const std::int64_t blocks = device_maxima_blocks_per_launch(n, block_reps, std::numeric_limits<std::int64_t>::max());
+  return 2 * static_cast<std::size_t>(blocks * block_reps) * sizeof(double) + sizeof(dist::NormalZiggurat) +
+         sizeof(dist::ExponentialZiggurat) + sizeof(dist::ExpLogTables);
 }
 
 //! The maxima of n draws of `sampler` (a portable() sampler: normal,

@@ -34,19 +34,20 @@ std::string option_value(const std::vector<std::string>& arguments, const std::s
 
 // The stored arguments without the options in which slices may differ:
 // how they wrote, and where they ran (--device; the stream they drew from,
-// philox under --device cuda unless --rng says otherwise, run_options.cpp,
-// is kept as --rng at the end, and left out where it is the default pcg64),
+// as check_stream reads it, is kept as --rng at the end, and left out where
+// it is the default pcg64),
 // so that slices run on a GPU merge with slices run on a CPU, and on a
 // machine without a GPU.
 std::vector<std::string> common_arguments(std::vector<std::string> arguments) {
-  std::string stream = option_value(arguments, "--rng");
-  if (stream.empty()) stream = option_value(arguments, "--device") == "cuda" ? "philox" : "pcg64";
+  StreamText where{option_value(arguments, "--rng"), option_value(arguments, "--device")};
+  if (where.device.empty()) where.device = "cpu";
+  const bool philox = check_stream(where).first == engine::Stream::philox;
   for (const char* option : {"--blocks", "--checkpoint", "--checkpoint-every", "--csv", "--json", "--threads",
                              "--progress", "--device", "--rng"}) {
     arguments = without_option(arguments, option);
   }
   arguments = without_option(arguments, "--quiet", true);
-  if (stream != "pcg64") arguments.push_back("--rng=" + stream);
+  if (philox) arguments.push_back("--rng=philox");
   return arguments;
 }
 

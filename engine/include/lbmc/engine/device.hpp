@@ -16,6 +16,7 @@
 // - This header is compiled by the host compiler and by nvcc.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -54,11 +55,8 @@ class DeviceReplications {
 //! multiprocessors; buffers of at most 32 MiB; a launch of a fraction of a
 //! second where the device draws 1e11 variates a second).
 constexpr std::int64_t device_reps_per_launch(std::int64_t variates) {
-  const std::int64_t per = variates < 1 ? 1 : variates;
-  const std::int64_t reps = (std::int64_t{1} << 34) / per;
-  return reps < (std::int64_t{1} << 18) ? (std::int64_t{1} << 18)
-         : reps > (std::int64_t{1} << 22) ? (std::int64_t{1} << 22)
-                                          : reps;
+  return std::clamp((std::int64_t{1} << 34) / std::max<std::int64_t>(variates, 1), std::int64_t{1} << 18,
+                    std::int64_t{1} << 22);
 }
 
 }  // namespace lbmc::engine
