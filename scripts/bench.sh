@@ -118,20 +118,23 @@ row() {
 }
 
 # lbmc_once ARGS...: runs lbmc quietly with JSON on stdout and prints
-# "ns_per_variate reps_per_second ns_per_rep_whole" from its metadata (the
-# last: the command's whole wall time, simulation and finishing, per rep).
+# "ns_per_variate reps_per_second ns_per_rep_whole ns_per_rep_store" from its
+# metadata (the rates are the replication loops'; whole: the command's whole
+# wall time per rep; store: the time spent sorting the stored values for
+# exact quantiles after the loops, per rep).
 lbmc_once() {
   "${pin[@]}" "$lbmc" "$@" --quiet --json - | "$py" -c 'import json, sys; m = json.load(sys.stdin)["meta"]
-print(m["ns_per_variate"], m["reps_per_second"], 1e9 * m["wall_seconds"] / m["reps"])'
+print(m["ns_per_variate"], m["reps_per_second"], 1e9 * m["wall_seconds"] / m["reps"], 1e9 * m["store_seconds"] / m["reps"])'
 }
 
 # lbmc_median UNIT PER_REP ARGS...: $runs runs of lbmc ARGS (which must not
 # contain --reps), in ns per variate (UNIT = variate, taken from
 # meta.ns_per_variate), ns per replication (UNIT = rep, from
-# meta.reps_per_second) or ns per replication over the whole command (UNIT =
-# whole, from meta.wall_seconds). A pilot run sizes --reps so that the
-# replication loop lasts about $target_s; PER_REP is the variates one
-# replication draws. The floor is timed just before each run, so that
+# meta.reps_per_second), ns per replication over the whole command (UNIT =
+# whole, from meta.wall_seconds) or ns per replication sorting the stored
+# values (UNIT = store, from meta.store_seconds). A pilot run sizes --reps so that the
+# replication loop lasts about $target_s (at most $reps_cap replications
+# where that is set); PER_REP is the variates one replication draws. The floor is timed just before each run, so that
 # x_floor compares times taken side by side even when the host's speed
 # drifts during the benchmark.
 # Prints "MEDIAN P10 P90 REPS FLOOR XF XF_P10 XF_P90" (REPS: the --reps of the
@@ -143,14 +146,16 @@ lbmc_median() {
   pilot_reps=$(awk -v p="$pilot_variates" -v v="$per_rep" 'BEGIN { r = int(p / v); if (r < 64) r = 64; print r }')
   out=$(lbmc_once "$@" --reps "$pilot_reps")
   read -r _ rps _ <<<"$out"
-  reps=$(awk -v t="$target_s" -v r="$rps" 'BEGIN { n = int(t * r + 0.5); if (n < 64) n = 64; print n }')
+  reps=$(awk -v t="$target_s" -v r="$rps" -v cap="${reps_cap:-0}" \
+    'BEGIN { n = int(t * r + 0.5); if (n < 64) n = 64; if (cap > 0 && n > cap) n = cap; print n }')
   for ((i = 0; i < runs; i++)); do
     floor=$("${pin[@]}" "$floor_bin" "$row_floor_outputs" 1 2>/dev/null)
-    read -r variate_ns rps whole_ns <<<"$(lbmc_once "$@" --reps "$reps")"
+    read -r variate_ns rps whole_ns store_ns <<<"$(lbmc_once "$@" --reps "$reps")"
     case "$unit" in
       variate) ns=$variate_ns ;;
       rep) ns=$(awk -v r="$rps" 'BEGIN { printf "%.4f\n", 1e9 / r }') ;;
       whole) ns=$whole_ns ;;
+      store) ns=$store_ns ;;
     esac
     floors+=("$floor") values+=("$ns") ratios+=("$(awk -v a="$ns" -v b="$floor" 'BEGIN { printf "%.4f\n", a / b }')")
   done
@@ -465,13 +470,18 @@ fi
 
 # ------------------------------------------------------------- direct-max ---
 
-# Direct maxima in ns per replication, two ways: the simulation phase
+# Direct maxima in ns per replication, three ways: the simulation phase
 # (direct-max: 1e9 / meta.reps_per_second, the loop that draws the maxima
-# and adds them to the statistics) and the whole command (direct-max-whole:
-# meta.wall_seconds per replication, which adds the exact quantiles' sort of
-# every value, O(reps), after the loop). direct-max-vs-brute divides
-# maxload's brute force per replication (n draws, the simulation phase of the
-# maxload rows) by each.
+# and adds them to the statistics), the sort of the stored maxima for exact
+# quantiles after the loop (direct-max-store: meta.store_seconds per
+# replication, O(reps) radix passes over 8 bytes a value, in no other row),
+# and the whole command (direct-max-whole: meta.wall_seconds per
+# replication: the two, and the exact references and the output).
+# direct-max-vs-brute divides maxload's brute force per replication (n
+# draws, the simulation phase of the maxload rows) by the simulation phase
+# and by the whole command. The runs keep at most 2^24 replications, the
+# quantile store's exact capacity: past it each value is also binned into
+# the store's sketch during the loop (bench/README.md).
 if want direct-max && ((have_method)); then
   n=65536
   vs_brute=()
@@ -481,15 +491,16 @@ if want direct-max && ((have_method)); then
     brute_result=$(lbmc_median variate "$n" maxload "${brute[@]}" --dist "$law" --n "$n" --seed "$seed" --threads 1)
     read -r brute_ns _ <<<"$brute_result"
     per_rep_brute=$(product "$brute_ns" "$n")
-    for unit in rep whole; do
-      result=$(lbmc_median "$unit" 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
+    for unit in rep store whole; do
+      result=$(reps_cap=$((1 << 24)) lbmc_median "$unit" 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
       read -r direct_ns _ _ total _ <<<"$result"
       kernel=direct-max peer_ns=""
-      [[ "$unit" == whole ]] && kernel=direct-max-whole
+      [[ "$unit" != rep ]] && kernel=direct-max-$unit
       if [[ "$unit" == rep && "$law" == exponential:* ]]; then
         peer_ns=$(peer_median direct-max --dist "$law" --n "$n" --total "$total")
       fi
       timed_row "$kernel" "$case_name" "$peer_ns" 1 "$result"
+      [[ "$unit" == store ]] && continue
       vs_brute+=("$(row "$kernel-vs-brute" "$case_name" "$direct_ns" "" "" "$per_rep_brute" \
         "$(ratio "$per_rep_brute" "$direct_ns")" "" "" "" "" 1)")
     done

@@ -62,9 +62,10 @@ TEST_SUITE("fast") {
     CHECK(exp::load_counters(AssignModel::poisson, MultinomialMethod::throwing, 1000, 100) == 0);
   }
 
-  TEST_CASE("assign: the two-pass throwing counts as the plain loop does") {
-    // Direct counting (few bins), one chunk, several chunks and a last short
-    // one, a block boundary just passed: the same maximum as incrementing the
+  TEST_CASE("assign: the throwing by block counts as the plain loop does") {
+    // Direct counting (few bins), buckets counted only at the end, buckets
+    // filled and counted several times, a block boundary just passed, fewer
+    // tasks than a bucket holds: the same maximum as incrementing the
     // counters draw by draw, from the same draws (the generators end equal).
     const std::pair<std::int64_t, std::int64_t> cases[] = {
         {1000, 100}, {70'000, 70'000}, {250'000, 100'000}, {300'000, 65'537}, {5, 200'000}};

@@ -334,7 +334,8 @@ TEST_SUITE("fast") {
     const auto doc = nlohmann::json::parse(slurp(json));
     const auto& meta = doc.at("meta");
     for (const char* key : {"version", "git_revision", "command_line", "seed", "threads", "reps", "build_type",
-                            "compiler", "start_time", "wall_seconds", "reps_per_second", "ns_per_variate"}) {
+                            "compiler", "start_time", "wall_seconds", "reps_per_second", "ns_per_variate",
+                            "store_seconds"}) {
       CAPTURE(key);
       CHECK(meta.contains(key));
     }

@@ -93,7 +93,7 @@ void QuantileStore::add(double x) {
     return;
   }
   // A block of this store's own (a shared one is never written again).
-  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<std::vector<double>>());
+  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<ScratchVector<double>>());
   blocks_.back()->push_back(x);
   gathered_ = false;
   if (static_cast<std::size_t>(count_) > cap_) to_sketch();
@@ -101,12 +101,12 @@ void QuantileStore::add(double x) {
 
 void QuantileStore::reserve(std::size_t count) {
   if (sketch_) return;
-  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<std::vector<double>>());
+  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<ScratchVector<double>>());
   blocks_.back()->reserve(std::min(count, cap_));
 }
 
 std::span<double> QuantileStore::append(std::size_t count) {
-  auto block = std::make_shared<std::vector<double>>(count);
+  auto block = std::make_shared<ScratchVector<double>>(count);
   blocks_.push_back(block);
   count_ += static_cast<std::int64_t>(count);
   gathered_ = false;
@@ -121,7 +121,7 @@ void QuantileStore::merge(const QuantileStore& other) {
   finalized_ = false;
   if (!sketch_ && !other.sketch_ && static_cast<std::size_t>(count_ + other.count_) <= cap_) {
     if (!other.values_.empty()) {
-      blocks_.push_back(std::make_shared<std::vector<double>>(other.values_.begin(), other.values_.end()));
+      blocks_.push_back(std::make_shared<ScratchVector<double>>(other.values_.begin(), other.values_.end()));
     }
     blocks_.insert(blocks_.end(), other.blocks_.begin(), other.blocks_.end());
     count_ += other.count_;

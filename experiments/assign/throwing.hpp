@@ -4,19 +4,20 @@
 // Incrementing P counters at random costs a cache miss per task once the
 // counters outgrow the core's caches (P = 10^6: 4 MB), and a miss to a last-
 // level cache shared with other work is slow and unsteady. ThrowCounter
-// therefore counts in two passes over chunks of the draws, as a radix sort's
-// first pass does (a counting pass, then a scatter by key):
-//  1. draw a chunk of bin indices in order, counting how many fall in each
-//     block of 2^kBlockShift bins (256 KiB of counters);
-//  2. scatter the chunk's indices into groups by block, then increment the
-//     counters group by group: each group's counters stay in the core's own
-//     L2 while it is counted, and the draws are read and written in streams.
+// therefore sorts the draws by block of 2^kBlockShift bins (256 KiB of
+// counters) as they are drawn, as a radix sort's scatter does, and counts
+// them block by block:
+//  - each drawn bin index is written to its block's bucket (one stream of
+//    writes per block);
+//  - a full bucket, and every bucket after the last draw, is counted into
+//    its block's counters, which then stay in the core's own L2 for the
+//    bucket's 2^16 increments (16 a cache line).
 // (Blocks of 2^12, 2^15 and 2^16 bins were timed at P = 10^6, alone and on a
 // core shared with a process that thrashes the caches: 2^16 was the fastest
 // in both.)
-// With at most one block of bins, or more than 2^24 bins (where a chunk of
-// as many draws as bins would double the counters' memory), the counters
-// are incremented directly.
+// With at most one block of bins, or more than 2^24 bins (where the buckets
+// would outgrow the counters' memory), the counters are incremented
+// directly.
 // The draws are those of the plain loop, one engine::uniform_below(gen, P)
 // per task in task order, and a count depends only on which bins were drawn,
 // so the maximum is the same, bit for bit, as the plain loop's.
@@ -47,19 +48,20 @@ class ThrowCounter {
   std::int64_t max_count(engine::Generator& gen);
 
  private:
-  static constexpr unsigned kBlockShift = 16;  // 4096 counters of 4 bytes a block
-  //! Whether (tasks, bins) are counted in two passes.
+  static constexpr unsigned kBlockShift = 16;  // 2^16 counters of 4 bytes a block
+  //! Whether (tasks, bins) are counted block by block.
   static bool blocked(std::int64_t bins);
+  // Counts block b's bucket and empties it.
+  void count_bucket(std::size_t block);
 
   std::int64_t tasks_;
   std::uint64_t bins_;
-  std::int64_t chunk_;                 // draws a chunk
-  // Not zeroed on allocation: max_count zeroes the counters, and writes the
-  // draws before it reads them.
+  std::size_t bucket_capacity_ = 0;  // draws a bucket holds (blocked counting only)
+  // Not zeroed on allocation: max_count zeroes the counters and the fills,
+  // and writes the draws before it reads them.
   engine::ScratchVector<std::uint32_t> counts_;   // one a bin
-  engine::ScratchVector<std::uint32_t> drawn_;    // a chunk's draws, in order (blocked counting only)
-  engine::ScratchVector<std::uint32_t> grouped_;  // the same, grouped by block
-  std::vector<std::int64_t> starts_;   // per block: its draws in the chunk, then where its group starts
+  engine::ScratchVector<std::uint32_t> buckets_;  // bucket_capacity_ draws a block, block after block
+  engine::ScratchVector<std::uint32_t> fills_;    // draws in each block's bucket
 };
 
 }  // namespace lbmc::exp

@@ -69,15 +69,18 @@ void Report::record(const std::string& label, const engine::RunReport& run, doub
   const double variates = static_cast<double>(run.reps) * variates_per_rep;
   meta_.reps += run.reps;
   variates_ += variates;
-  busy_seconds_ += run.wall_seconds;
+  const double loop_seconds = run.wall_seconds - run.store_seconds;
+  busy_seconds_ += loop_seconds;
+  store_seconds_ += run.store_seconds;
   std::string stopping = "fixed reps";
   if (settings_.plan.target_rse) stopping = run.target_reached ? "target rse reached" : "max reps reached";
   stopping_.push_back(stopping);
   if (settings_.quiet) return;
-  const double rate = run.wall_seconds > 0 ? static_cast<double>(run.reps) / run.wall_seconds : 0.0;
-  const double ns = variates > 0 ? run.wall_seconds * 1e9 / variates : 0.0;
+  const double rate = loop_seconds > 0 ? static_cast<double>(run.reps) / loop_seconds : 0.0;
+  const double ns = variates > 0 ? loop_seconds * 1e9 / variates : 0.0;
   std::string line = fmt::format("{}: {} reps in {:.3f} s, {:.4g} reps/s, {:.3g} ns/variate", label, run.reps,
-                                 run.wall_seconds, rate, ns);
+                                 loop_seconds, rate, ns);
+  if (run.store_seconds >= 0.001) line += fmt::format(", then {:.3f} s sorting them for quantiles", run.store_seconds);
   if (settings_.plan.target_rse) line += fmt::format(" ({})", stopping);
   std::fprintf(stderr, "%s\n", line.c_str());
 }
@@ -86,6 +89,7 @@ int Report::finish() {
   meta_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   meta_.reps_per_second = busy_seconds_ > 0 ? static_cast<double>(meta_.reps) / busy_seconds_ : 0.0;
   meta_.ns_per_variate = variates_ > 0 ? busy_seconds_ * 1e9 / variates_ : 0.0;
+  meta_.store_seconds = store_seconds_;
   bool all_same = true;
   for (const auto& s : stopping_) all_same = all_same && s == stopping_.front();
   meta_.stopping = stopping_.empty() ? "" : all_same ? stopping_.front() : "mixed (see stderr)";

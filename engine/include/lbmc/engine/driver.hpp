@@ -124,6 +124,10 @@ struct RunReport {
   std::int64_t reps = 0;
   std::int64_t blocks = 0;
   double wall_seconds = 0.0;
+  //! Of wall_seconds, the time spent bringing the total's quantile stores
+  //! to their readable form (gathering and sorting the stored values) after
+  //! the replications.
+  double store_seconds = 0.0;
   //! With target_rse: whether the stopping rule held when the run ended.
   bool target_reached = false;
 };
@@ -489,10 +493,13 @@ RunReport run_replications(const RunPlan& plan, const Kernel& kernel, typename K
   if (cluster::is_root()) with_task_threads(plan.threads, [&] { reduction.fold_into(total); });
   share_total(total);
   // The total's quantile stores in their canonical form, sorted for reads.
+  const auto replicated = std::chrono::steady_clock::now();
   for_each_quantile_store(total, [](QuantileStore& store) { store.finalize(); });
+  const auto stored = std::chrono::steady_clock::now();
   if (open_ended) report.target_reached = relative_se_met(watched_means(total), *plan.target_rse);
   progress.finish();
   report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.store_seconds = std::chrono::duration<double>(stored - replicated).count();
   return report;
 }
 

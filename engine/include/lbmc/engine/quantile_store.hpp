@@ -125,7 +125,8 @@ class QuantileStore {
   //! Room for `count` values added one by one (at most the cap).
   void reserve(std::size_t count);
   //! Room for `count` more values, to be written through the span returned
-  //! (a block of values of its own).
+  //! (a block of values of its own, not initialised: the caller writes
+  //! every value before the store is read, saved or merged).
   std::span<double> append(std::size_t count);
   //! Adds every value of `other`.
   void merge(const QuantileStore& other);
@@ -205,7 +206,7 @@ class QuantileStore {
   std::int64_t count_ = 0;
   // Exact values, in blocks shared between stores (never changed once
   // merged into another store).
-  std::vector<std::shared_ptr<std::vector<double>>> blocks_;
+  std::vector<std::shared_ptr<ScratchVector<double>>> blocks_;
   // Exact values gathered into one array and sorted (radix_sort.hpp, on the
   // OpenMP threads) by finalize(): every read is a look-up.
   ScratchVector<double> values_;

@@ -22,14 +22,18 @@ struct RunMeta {
   std::int64_t reps = 0;
   std::string start_time;  // ISO 8601, UTC
   double wall_seconds = 0.0;
+  //! The replications' rates, from the time of the replication loops; the
+  //! time then spent sorting the stored values for exact quantiles is
+  //! store_seconds.
   double reps_per_second = 0.0;
   double ns_per_variate = 0.0;
+  double store_seconds = 0.0;
   std::string stopping;  // how the run ended (fixed reps, target met, max reps)
   std::string device = "cpu";  // cpu, or cuda and the GPU's name
 };
 // The JSON meta's run fields, by member name.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunMeta, command_line, seed, threads, ranks, reps, start_time, wall_seconds,
-                                   reps_per_second, ns_per_variate, stopping, device)
+                                   reps_per_second, ns_per_variate, store_seconds, stopping, device)
 
 //! Zero without its sign: no output of lbmc prints -0 (a quantile or a
 //! difference of equal values rounds to -0.0 in floating point).

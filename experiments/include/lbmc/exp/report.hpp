@@ -46,7 +46,8 @@ class Report {
   std::optional<engine::OutputFile> csv_;
   std::optional<engine::OutputFile> json_;
   double variates_ = 0.0;
-  double busy_seconds_ = 0.0;
+  double busy_seconds_ = 0.0;   // in replication loops
+  double store_seconds_ = 0.0;  // sorting stored values after them
   std::vector<std::string> stopping_;
   std::chrono::steady_clock::time_point start_;
 };
