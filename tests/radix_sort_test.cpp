@@ -1,6 +1,6 @@
 // The radix sorts (radix_sort.hpp): the parallel sort of doubles gives the
 // order of std::sort, the same bits for any thread count, every pass (taken
-// or skipped) and both zeros; the serial sort of keyed values gives the
+// or skipped), small and large buckets of its top digit, and both zeros; the serial sort of keyed values gives the
 // order of std::stable_sort by the digits it reads, with repeated sorts
 // reusing its counts.
 #include <doctest/doctest.h>
@@ -39,6 +39,12 @@ ScratchVector<double> sample(int kind, std::size_t n) {
       case 2:  // one binade: the top pass is skipped
         values[i] = 1.0 + u;
         break;
+      case 3:  // concentrated, as maxima are: many small buckets of the top digit
+        values[i] = 4.3 + 0.3 * (u - 0.5);
+        break;
+      case 4:  // three top digits, each a large bucket sorted by its low digits
+        values[i] = 1.0 + std::ldexp(static_cast<double>(i % 3), -20) + std::ldexp(u, -45);
+        break;
       default:  // zeros of both signs, infinities, subnormals among the rest
         values[i] = i % 7 == 0   ? 0.0
                     : i % 7 == 1 ? -0.0
@@ -63,7 +69,7 @@ std::vector<std::uint64_t> bits(const ScratchVector<double>& values) {
 TEST_SUITE("fast") {
   TEST_CASE("radix sort: the order of std::sort - the same bits on 1 to 4 threads") {
     const int threads_before = omp_get_max_threads();
-    for (int kind = 0; kind < 4; ++kind) {
+    for (int kind = 0; kind < 6; ++kind) {
       for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{40000}, std::size_t{300001}}) {
         CAPTURE(kind);
         CAPTURE(n);

@@ -1,5 +1,6 @@
-// Stable least-significant-digit radix sorts: one implementation of the
-// passes (counting, places, a stable scatter), in two forms.
+// Radix sorts: one implementation of the stable least-significant-digit
+// passes (counting, places, a stable scatter), used alone and inside the
+// parallel sort of doubles.
 //
 // Each value has a 64-bit key, and the sort orders the values by some of
 // the key's bits, read as digits: kPasses digits of kDigitBits bits from
@@ -19,19 +20,19 @@
 //    index, by 3 digits of 10 bits (11-bit digits were slower, their
 //    scatter missing the caches); counting its passes one by one, after a
 //    read that finds the digits that vary, made lpt 1.02x slower.
-//  - radix_sort (doubles): on the OpenMP threads, each thread counting and
-//    scattering a contiguous share, the places digit by digit and thread by
-//    thread. After a pass a thread's share holds other values, so each pass
-//    is counted again, share by share, and a first read (an OR of every key
-//    with the first) finds the passes to skip. For its 8 digits of 8 bits
-//    this beats the one read of radix_sort_serial even on one thread: the
-//    8 counter increments a value cost more than the reads they save (the
-//    sort of 1e6 doubles took 1.09 to 1.17x as long, one thread). The keys
-//    are the doubles' bits mapped to words of the same order (ordered_bits:
+//  - radix_sort (doubles): on the OpenMP threads. The keys are the
+//    doubles' bits mapped to words of the same order (ordered_bits:
 //    negative numbers reversed and below the positive ones); the order is
 //    that of `<` on numbers, with -0.0 before +0.0 (std::sort leaves the two
 //    zeros in either order) and NaNs past the infinities of their sign.
-//    Short arrays go to std::sort.
+//    One pass moves the values by their top 12 varying bits into 4096
+//    buckets (each thread counting and moving a contiguous share, the
+//    places digit by digit and thread by thread), then each bucket is
+//    sorted by radix_sort_serial while it sits in the core's cache, the
+//    buckets shared among the threads. Sorting 1.7e7 maxima of normal
+//    loads on one thread, the 7 digits they vary in sorted one after the
+//    other through memory (each pass reading and writing 134 MB) took 32 ns
+//    a value against 15. Short arrays go to std::sort.
 // Cost: O(n) (reads to count, then a read and a write a pass taken)
 // against std::sort's O(n log n), and n more values of memory while it
 // runs.
