@@ -79,9 +79,9 @@ TEST_SUITE("fast") {
     const double lambdas[] = {0.3, 1.0, 7.0, kInf};
     int compared = 0;
     for (const auto model : models) {
-      for (const std::int64_t p : {1, 2, 3, 5}) {
+      for (const std::int64_t p : {1, 2, 3, 5, 16, 37}) {  // heaps of 1 to 5 levels, full and not
         for (const double lambda : lambdas) {
-          for (const double nu : {1.0, 4.0, 9.0, 25.0}) {
+          for (const double nu : {1.0, 4.0, 9.0, 25.0, 90.0}) {
             const exp::DynamicModel m{model, p, 10.0, nu, lambda};
             engine::Generator gen = engine::block_generator(17, static_cast<std::uint64_t>(compared));
             exp::DynamicInstance instance;
@@ -97,7 +97,7 @@ TEST_SUITE("fast") {
         }
       }
     }
-    CHECK(compared == 3 * 4 * 4 * 4 * 8);
+    CHECK(compared == 3 * 6 * 4 * 5 * 8);
   }
 
   TEST_CASE("dynamic: literal order statistic equals the min-max of Definition 1") {
