@@ -132,9 +132,10 @@ print(m["ns_per_variate"], m["reps_per_second"], 1e9 * m["wall_seconds"] / m["re
 # meta.ns_per_variate), ns per replication (UNIT = rep, from
 # meta.reps_per_second), ns per replication over the whole command (UNIT =
 # whole, from meta.wall_seconds) or ns per replication sorting the stored
-# values (UNIT = store, from meta.store_seconds). A pilot run sizes --reps so that the
-# replication loop lasts about $target_s (at most $reps_cap replications
-# where that is set); PER_REP is the variates one replication draws. The floor is timed just before each run, so that
+# values (UNIT = store, from meta.store_seconds). A pilot run sizes --reps so
+# that the replication loop lasts about $target_s (at most $reps_cap
+# replications where that is set); PER_REP is the variates one replication
+# draws. The floor is timed just before each run, so that
 # x_floor compares times taken side by side even when the host's speed
 # drifts during the benchmark.
 # Prints "MEDIAN P10 P90 REPS FLOOR XF XF_P10 XF_P90" (REPS: the --reps of the
@@ -474,7 +475,7 @@ fi
 # (direct-max: 1e9 / meta.reps_per_second, the loop that draws the maxima
 # and adds them to the statistics), the sort of the stored maxima for exact
 # quantiles after the loop (direct-max-store: meta.store_seconds per
-# replication, O(reps) radix passes over 8 bytes a value, in no other row),
+# replication, O(reps), in no other row),
 # and the whole command (direct-max-whole: meta.wall_seconds per
 # replication: the two, and the exact references and the output).
 # direct-max-vs-brute divides maxload's brute force per replication (n
@@ -492,7 +493,8 @@ if want direct-max && ((have_method)); then
     read -r brute_ns _ <<<"$brute_result"
     per_rep_brute=$(product "$brute_ns" "$n")
     for unit in rep store whole; do
-      result=$(reps_cap=$((1 << 24)) lbmc_median "$unit" 1 maxload --method direct --dist "$law" --n "$n" --seed "$seed" --threads 1)
+      result=$(reps_cap=$((1 << 24)) lbmc_median "$unit" 1 maxload --method direct --dist "$law" --n "$n" \
+        --seed "$seed" --threads 1)
       read -r direct_ns _ _ total _ <<<"$result"
       kernel=direct-max peer_ns=""
       [[ "$unit" != rep ]] && kernel=direct-max-$unit

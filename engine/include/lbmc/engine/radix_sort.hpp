@@ -97,19 +97,11 @@ void count_every_pass(const T* values, std::size_t n, Key key, Count* table, Cou
   for (std::size_t d = 0; d < Digits::kTable; ++d) table[d] += odd[d];
 }
 
-// The counts of one pass's digits of values[begin, end), into `counts`
-// (kBuckets, zeroed here).
+// Moves from[0, n) to their places in `to` by the pass's digit, `next`
+// holding the place of each digit's next value (advanced here).
 template <class Digits, class T, class Key, class Count>
-void count_pass(const T* values, std::size_t begin, std::size_t end, Key key, int pass, Count* counts) {
-  std::fill(counts, counts + Digits::kBuckets, Count{0});
-  for (std::size_t i = begin; i < end; ++i) ++counts[Digits::digit(key(values[i]), pass)];
-}
-
-// Moves from[begin, end) to their places in `to` by the pass's digit,
-// `next` holding the place of each digit's next value (advanced here).
-template <class Digits, class T, class Key, class Count>
-void scatter(const T* from, T* to, std::size_t begin, std::size_t end, Key key, int pass, Count* next) {
-  for (std::size_t i = begin; i < end; ++i) to[next[Digits::digit(key(from[i]), pass)]++] = from[i];
+void scatter(const T* from, T* to, std::size_t n, Key key, int pass, Count* next) {
+  for (std::size_t i = 0; i < n; ++i) to[next[Digits::digit(key(from[i]), pass)]++] = from[i];
 }
 
 }  // namespace radix_detail
@@ -134,7 +126,7 @@ void radix_sort_serial(T* values, T* scratch, std::size_t n, Key key, std::vecto
       next[d] = place;
       place += c;
     }
-    radix_detail::scatter<Digits>(from, to, 0, n, key, pass, next);
+    radix_detail::scatter<Digits>(from, to, n, key, pass, next);
     std::swap(from, to);
   }
   if (from != values) std::copy(from, from + n, values);
