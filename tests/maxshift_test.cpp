@@ -131,9 +131,9 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("maxshift: processor shifts from the bridge equal those processor by processor") {
-    // processor_shifts takes max and min of n·V from the bridge while
-    // n·T <= 2^49, from an exact pass over the prefix sums below 2^53, and
-    // processor by processor above; all must give the definition's values.
+    // processor_shifts takes max and min of n·V from an exact pass in double
+    // over the integer prefix sums while (n + 1)·T < 2^53, and in 128-bit
+    // integers above; both must give the definition's values.
     auto prefix_of = [](const std::vector<double>& loads) {
       std::vector<double> prefix(loads.size());
       double total = 0.0;

@@ -160,8 +160,7 @@ PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& option
   // sqrt(lambda): the standard deviation, for the switch rule and for PTRS.
   const double smu = std::sqrt(law.lambda);
   if (use_table(poisson_law(law.lambda), law.lambda >= 10.0, smu, options, table_)) {
-    method_ = DiscreteMethod::table;
-    table_lo_ = static_cast<std::int64_t>(table_.lo());
+    use_table_values(static_cast<std::int64_t>(table_.lo()), 1);
     return;
   }
   // PTRS setup, Hörmann (1993) algorithm PTRS step 0.
@@ -194,9 +193,8 @@ BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& opt
   const auto reduced = binomial_law(n_, p_, q_);  // Binomial(n, p'), p' = min(p, 1-p)
   const double spq = std::sqrt(n_ * p_ * q_);     // its standard deviation
   if (use_table(reduced, n_ * p_ >= 10.0, spq, options, table_)) {
-    method_ = DiscreteMethod::table;
-    table_base_ = static_cast<std::int64_t>(flip_ ? n_ - table_.lo() : table_.lo());
-    table_step_ = flip_ ? -1 : 1;
+    // The table's cells, read from the top when p > 1/2.
+    use_table_values(static_cast<std::int64_t>(flip_ ? n_ - table_.lo() : table_.lo()), flip_ ? -1 : 1);
     return;
   }
   // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.

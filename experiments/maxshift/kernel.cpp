@@ -102,16 +102,34 @@ struct Range {
   double low = 0.0;
 };
 
-// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}, for consecutive
-// k_i = k_0 + i (bridge_indices). Max and min are exact in any order, so
-// letting the compiler treat them as such (no NaN, no signed zero: neither
-// occurs here) changes no result. The loop keeps two independent running
-// maxima and minima of four lanes each (GCC vector types: two SSE2 registers
-// or one AVX2 register), so that their latency stays off the critical path;
-// a single chain waits on it for every four elements.
+using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
+
+// Four values as doubles: doubles as they are; integer prefix sums
+// (0 <= Y < 2^52) by writing them into the mantissa of 2^52 and subtracting
+// 2^52, which is exact (AVX2 has no 64-bit integer to double conversion).
+// (Out parameters: a vector returned by value would change the ABI.)
+__attribute__((always_inline)) inline void load_lanes(const double* y, Lanes& lanes) {
+  std::memcpy(&lanes, y, sizeof lanes);
+}
+__attribute__((always_inline)) inline void load_lanes(const std::int64_t* y, Lanes& lanes) {
+  using Words = std::int64_t __attribute__((vector_size(4 * sizeof(std::int64_t))));
+  Words words;
+  std::memcpy(&words, y, sizeof words);
+  words |= 0x4330000000000000;  // the bits of 2^52
+  std::memcpy(&lanes, &words, sizeof lanes);
+  lanes -= 0x1p52;
+}
+
+// The max and min of {0} ∪ {a·y_i − b·k_i : i < count}, for k_i = k_first + i.
+// Max and min are exact in any order, so letting the compiler treat them as
+// such (no NaN, no signed zero: neither occurs here) changes no result. The
+// loop keeps two independent running maxima and minima of four lanes each
+// (GCC vector types: two SSE2 registers or one AVX2 register), so that their
+// latency stays off the critical path; a single chain waits on it for every
+// four elements.
+template <class Value>
 __attribute__((always_inline)) LBMC_EXACT_MIN_MAX inline Range range_of(
-    const double* y, const double* k, std::size_t count, double a, double b) {
-  using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
+    const Value* y, double k_first, std::size_t count, double a, double b) {
   constexpr std::size_t kStep = 8;  // two chains of four lanes
   Range range{0.0, 0.0};
   std::size_t i = 0;
@@ -120,13 +138,13 @@ __attribute__((always_inline)) LBMC_EXACT_MIN_MAX inline Range range_of(
   // the lanes' setup costs more than it saves.
   if (count >= 4 * kStep) {
     Lanes high0{}, high1{}, low0{}, low1{};
-    // k_i counted in the lanes rather than loaded (exact below 2^53).
-    Lanes k0 = {k[0], k[0] + 1.0, k[0] + 2.0, k[0] + 3.0};
+    // k_i counted in the lanes (exact below 2^53).
+    Lanes k0 = {k_first, k_first + 1.0, k_first + 2.0, k_first + 3.0};
     Lanes k1 = k0 + 4.0;
     for (; i + kStep <= count; i += kStep, k0 += 8.0, k1 += 8.0) {
       Lanes y0, y1;
-      std::memcpy(&y0, y + i, sizeof y0);
-      std::memcpy(&y1, y + i + 4, sizeof y1);
+      load_lanes(y + i, y0);
+      load_lanes(y + i + 4, y1);
       const Lanes v0 = a * y0 - b * k0;
       const Lanes v1 = a * y1 - b * k1;
       high0 = v0 > high0 ? v0 : high0;
@@ -142,7 +160,7 @@ __attribute__((always_inline)) LBMC_EXACT_MIN_MAX inline Range range_of(
     }
   }
   for (; i < count; ++i) {
-    const double v = a * y[i] - b * k[i];
+    const double v = a * static_cast<double>(y[i]) - b * (k_first + static_cast<double>(i));
     range.high = v > range.high ? v : range.high;
     range.low = v < range.low ? v : range.low;
   }
@@ -183,7 +201,7 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
     for (std::size_t i = 0; i < last; ++i) bridge[i] = y[i] - mean * k[i];
     bridge[last] = 0.0;
   }
-  const Range range = range_of(y, k, last, 1.0, mean);
+  const Range range = range_of(y, k[0], last, 1.0, mean);
   return {range.high, range.low};
 }
 
@@ -196,37 +214,27 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
 // and below 0 when there is none, while the 0 terms are at most the largest
 // numerator of a processor with elements (the last one's right, the first
 // one's left). The extremes of u are exact integers: found in double while
-// (n + 1)·T < 2^53 (every u_j is then an exact integer there), in 128-bit
-// integers beyond; the roundings are integer divisions, so this equals the
-// processor-by-processor computation at any size. The same integers decide
-// D >= 1 (max |u| >= T) and W' = 0 (max u = 0) without rounding.
-//
-// Smaller still, n·T <= 2^49, max u and min u are n times the bridge's
-// extremes, rounded to the nearest integer, and that pass is spared too. The
-// bridge's values v = fl(y − fl(fl(T/n)·k)) (y, k·T/n <= T) are within
-// (3u + 3u² + u³)·T of V_k (u = 2^-53: three roundings), so are its max and
-// min; with the rounding of the product by n, n·max v is within 4.002·u·n·T
-// <= 0.25 of the integer max u.
+// (n + 1)·T < 2^53 (n·Y_k, k·T and their difference are then exact integers
+// there, and so is Y_k < 2^52 read into a double), in 128-bit integers beyond;
+// the roundings are integer divisions, so this equals the processor-by-processor
+// computation at any size. The same integers decide D >= 1 (max |u| >= T) and
+// W' = 0 (max u = 0) without rounding.
 __attribute__((target_clones("avx2", "default"))) LBMC_EXACT_MIN_MAX
-IntegerBridge integer_bridge(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
-                             const BridgeExtremes& extremes) {
+IntegerBridge integer_bridge(std::span<const std::int64_t> prefix) {
   IntegerBridge u;
   u.n = static_cast<std::int64_t>(prefix.size());
-  u.total = u.n == 0 ? 0 : static_cast<std::int64_t>(prefix.back());
+  u.total = u.n == 0 ? 0 : prefix.back();
   if (u.total <= 0) return u;
   const double count = static_cast<double>(u.n);
-  const double total = prefix.back();
+  const double total = static_cast<double>(u.total);
   if ((count + 1.0) * total < 0x1p53) {
-    const Range r = count * total <= 0x1p49
-                        ? Range{std::nearbyint(count * extremes.max), std::nearbyint(count * extremes.min)}
-                        : range_of(prefix.data(), ks.data(), prefix.size() - 1, count, total);
+    const Range r = range_of(prefix.data(), 1.0, prefix.size() - 1, count, total);
     u.high = static_cast<std::int64_t>(r.high);
     u.low = static_cast<std::int64_t>(r.low);
     return u;
   }
   for (std::int64_t k = 1; k < u.n; ++k) {
-    const Int128 v = Int128{static_cast<std::int64_t>(prefix[static_cast<std::size_t>(k - 1)])} * u.n -
-                     Int128{k} * u.total;
+    const Int128 v = Int128{prefix[static_cast<std::size_t>(k - 1)]} * u.n - Int128{k} * u.total;
     u.high = v > u.high ? v : u.high;
     u.low = v < u.low ? v : u.low;
   }
@@ -250,12 +258,10 @@ ProcessorShifts IntegerBridge::shifts() const {
 }
 
 ProcessorShifts processor_shifts(const std::vector<double>& loads) {
-  std::vector<double> prefix(loads.size());
-  double total = 0.0;
-  for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += loads[k];
-  const Eigen::ArrayXd ks = bridge_indices(static_cast<std::int64_t>(prefix.size()));
-  const double mean = prefix.empty() ? 0.0 : total / static_cast<double>(prefix.size());
-  return integer_bridge(prefix, ks, bridge_extremes(prefix, ks, mean)).shifts();
+  std::vector<std::int64_t> prefix(loads.size());
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k < loads.size(); ++k) prefix[k] = total += static_cast<std::int64_t>(loads[k]);
+  return integer_bridge(prefix).shifts();
 }
 
 namespace {
@@ -286,7 +292,9 @@ struct MaxShiftKernel {
     // replication, and fresh pages for the prefix sums would cost more than
     // the draws.
     thread_local std::vector<double> prefix;
-    prefix.resize(static_cast<std::size_t>(n));
+    thread_local std::vector<std::int64_t> whole_prefix;  // integer loads' prefix sums
+    prefix.resize(static_cast<std::size_t>(integer_loads && !covariance ? 0 : n));
+    whole_prefix.resize(static_cast<std::size_t>(integer_loads ? n : 0));
     Eigen::VectorXd bridge(covariance ? n : 0);
     if (covariance) acc.covariance.emplace();
     const auto reps = static_cast<std::size_t>(count);
@@ -311,27 +319,19 @@ struct MaxShiftKernel {
     for (std::size_t r = 0; r < reps; ++r) {
       // Pass 1: draw and store prefix sums (the serial sum hides behind the
       // sampler). Pass 2: a dependency-free reduction over them.
-      double total = 0.0;
       if (integer_loads) {
-        // Integer loads sum in a 64-bit integer: exact, and held in a
-        // register. A double sum lives in memory here (the sampler's rare
-        // path is a call, which may clobber every vector register), and on
-        // AMD hosts the store-to-load round trip doubled the time of a draw.
+        // Integer loads sum in a 64-bit integer: exact, held in a register,
+        // and stored as it is; pass 2 reads the exact integers n·V.
         std::int64_t whole = 0;
-        for (double& y : prefix) {
-          whole += dist::draw_integer(draw, local);
-          y = static_cast<double>(whole);
+        for (std::int64_t& y : whole_prefix) y = whole += dist::draw_integer(draw, local);
+        if (covariance) {
+          std::transform(whole_prefix.begin(), whole_prefix.end(), prefix.begin(),
+                         [](std::int64_t y) { return static_cast<double>(y); });
+          bridge_extremes(prefix, ks, static_cast<double>(whole) / static_cast<double>(n), bridge.data());
+          acc.covariance->add(bridge);
         }
-        total = static_cast<double>(whole);
-      } else {
-        for (double& y : prefix) y = total += draw(local);
-      }
-      const double mean = total / static_cast<double>(n);
-      const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
-      if (covariance) acc.covariance->add(bridge);
-      if (integer_loads) {
         // W' and D' from the exact integers n·V: one rounding each.
-        const IntegerBridge u = integer_bridge(prefix, ks, extremes);
+        const IntegerBridge u = integer_bridge(whole_prefix);
         w[r] = static_cast<double>(u.high) * scale_per_n;
         d[r] = static_cast<double>(u.max_abs()) * scale_per_n;
         d_hits += u.reaches_one_processor() ? 1 : 0;
@@ -339,6 +339,11 @@ struct MaxShiftKernel {
         right[r] = static_cast<double>(shifts.max_right);
         left[r] = static_cast<double>(shifts.max_left);
       } else {
+        double total = 0.0;
+        for (double& y : prefix) y = total += draw(local);
+        const double mean = total / static_cast<double>(n);
+        const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
+        if (covariance) acc.covariance->add(bridge);
         w[r] = extremes.max * scale;
         d[r] = extremes.max_abs() * scale;
         d_hits += mean > 0.0 && extremes.max_abs() >= mean ? 1 : 0;

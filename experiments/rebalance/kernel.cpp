@@ -71,23 +71,20 @@ struct RebalanceKernel {
   void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
     const Count n = spec->n;
     std::vector<Count> loads(static_cast<std::size_t>(n));
-    std::vector<double> prefix(static_cast<std::size_t>(n));
-    const Eigen::ArrayXd ks = bridge_indices(n);
+    std::vector<Count> prefix(static_cast<std::size_t>(n));
     BalancePlan plan;
     DataMover mover(spec->tau, spec->phi);
     acc.d_values.reserve(static_cast<std::size_t>(count));
     for (std::int64_t r = 0; r < count; ++r) {
-      double total = 0.0;
+      Count total = 0;
       for (std::size_t k = 0; k < loads.size(); ++k) {
-        const double x = sampler(gen);
-        loads[k] = static_cast<Count>(x);
-        prefix[k] = total += x;
+        loads[k] = static_cast<Count>(sampler(gen));
+        prefix[k] = total += loads[k];
       }
       plan_balance(loads, plan, spec->remainder);
       if (plan.layout.total > 0) {
-        const double mean = plan.mean();
         // D = max|V_k|/X̄ = max|u_k|/T on the exact integers u = n·V.
-        const IntegerBridge u = integer_bridge(prefix, ks, bridge_extremes(prefix, ks, mean));
+        const IntegerBridge u = integer_bridge(prefix);
         const double d = static_cast<double>(u.max_abs()) / static_cast<double>(u.total);
         acc.d.add(d);
         acc.d_sq.add(d * d);

@@ -65,8 +65,8 @@ struct TrsPoint {
 };
 
 //! What the Poisson and binomial samplers share: how they draw, the point
-//! of a point mass, the inversion table, and a variate as the table's cell
-//! (Derived::cell_value) or, past the table, Derived::tail's search (an
+//! of a point mass, the inversion table, and a variate as the value of the
+//! table's cell (cell_values_) or, past the table, Derived::tail's search (an
 //! integer either way); Derived::rejection draws past max_table.
 template <class Derived>
 class TableOrRejection {
@@ -93,6 +93,13 @@ class TableOrRejection {
   double point_ = 0.0;
   InversionTable table_;
 
+  //! Selects the table and reads cell 1 + j as first + step·j.
+  void use_table_values(std::int64_t first, std::int64_t step) {
+    method_ = DiscreteMethod::table;
+    cell_values_.assign(table_.size() + 2, kTailCell);
+    for (std::size_t j = 0; j < table_.size(); ++j) cell_values_[j + 1] = first + step * static_cast<std::int64_t>(j);
+  }
+
  private:
   const Derived& derived() const noexcept { return static_cast<const Derived&>(*this); }
   // Rejection or the point mass; the rejection loop gets a copy of the
@@ -104,12 +111,20 @@ class TableOrRejection {
     }
     return point_;
   }
+  // The cell's value is read, not computed: a load in place of the range
+  // check, an addition and (binomial) a multiplication, which on the integer
+  // kernels' hot path compete with the generator's for the ALUs.
   std::int64_t table_variate(engine::Generator& gen) const {
     const std::size_t i = table_.locate(gen() >> 1);
-    if (i - 1 < table_.size()) [[likely]] return derived().cell_value(i - 1);
+    const std::int64_t value = cell_values_[i];
+    if (value != kTailCell) [[likely]] return value;
     return static_cast<std::int64_t>(
         with_generator_copy(gen, [this, i](engine::Generator& g) { return derived().tail(i != 0, g); }));
   }
+
+  // Both laws' values are >= 0; cells 0 and n + 1 (the tails) hold -1.
+  static constexpr std::int64_t kTailCell = -1;
+  std::vector<std::int64_t> cell_values_;  // value of each cell, kTailCell past the table
 };
 }  // namespace detail
 
@@ -126,7 +141,6 @@ class PoissonSampler : public detail::TableOrRejection<PoissonSampler> {
 
  private:
   friend class detail::TableOrRejection<PoissonSampler>;
-  std::int64_t cell_value(std::size_t j) const noexcept { return table_lo_ + static_cast<std::int64_t>(j); }
   double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
   // PTRS, Hörmann (1993) §3 (algorithm PTRS), valid for lambda >= 10.
   double rejection(engine::Generator& gen) const {
@@ -144,7 +158,6 @@ class PoissonSampler : public detail::TableOrRejection<PoissonSampler> {
   }
 
   Poisson law_;
-  std::int64_t table_lo_ = 0;  // table_.lo() as an integer
   double a_ = 0.0, b_ = 0.0, v_r_ = 0.0, log_inv_alpha_ = 0.0;  // PTRS constants
 };
 
@@ -162,10 +175,6 @@ class BinomialSampler : public detail::TableOrRejection<BinomialSampler> {
 
  private:
   friend class detail::TableOrRejection<BinomialSampler>;
-  // The table's cell, read from the top when p > 1/2.
-  std::int64_t cell_value(std::size_t j) const noexcept {
-    return table_base_ + table_step_ * static_cast<std::int64_t>(j);
-  }
   double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
   // BTRS, Hörmann (1993) §3 (algorithm BTRS), on p' = min(p, 1-p), valid for
   // n p' >= 10; the acceptance compares with f(k)/f(m), m the mode.
@@ -183,7 +192,6 @@ class BinomialSampler : public detail::TableOrRejection<BinomialSampler> {
     }
   }
 
-  std::int64_t table_base_ = 0, table_step_ = 1;  // value of cell 1, and +-1 per cell
   // BTRS constants (on p' = min(p, 1-p)).
   double n_ = 0.0, p_ = 0.0, q_ = 0.0;
   double a_ = 0.0, b_ = 0.0, c_ = 0.0, v_r_ = 0.0, alpha_ = 0.0, log_pmf_mode_ = 0.0;

@@ -11,11 +11,12 @@
 // deviation of the load law, not of the sample.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -82,12 +83,10 @@ struct IntegerBridge {
   //! −⌊min u/T⌋ (kernel.cpp derives them); 0 when T = 0.
   ProcessorShifts shifts() const;
 };
-//! The integer bridge of the prefix sums Y_1..Y_n of integer loads, exactly:
-//! from the bridge's extremes (bridge_extremes with mean = Y_n/n, ks:
-//! bridge_indices(n)) without another pass while n·T <= 2^49, by one pass in
-//! double while (n + 1)·T < 2^53, in 128-bit integers beyond.
-IntegerBridge integer_bridge(const std::vector<double>& prefix, const Eigen::ArrayXd& ks,
-                             const BridgeExtremes& extremes);
+//! The integer bridge of the prefix sums Y_1..Y_n (Y_k >= 0) of integer
+//! loads, exactly: by one vectorised pass in double while (n + 1)·T < 2^53,
+//! in 128-bit integers beyond.
+IntegerBridge integer_bridge(std::span<const std::int64_t> prefix);
 //! The same, processor by processor with the destination of each element:
 //! the definition itself, at any size.
 ProcessorShifts processor_shifts_by_processor(const std::vector<double>& prefix);
