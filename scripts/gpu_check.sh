@@ -5,8 +5,8 @@
 # the output written: lbmc on the GPU (whole process, and its run phase from
 # the JSON meta's ns_per_variate, which leaves out start-up and CUDA's
 # context), lbmc on all cores (--rng philox and pcg64), and the PyTorch peer
-# (bench/peers/torch_kernels.py, float32 and float64). About 3 minutes on an
-# H200 with 16 cores.
+# (bench/peers/torch_kernels.py, float32 and float64), for maxload, maxshift
+# and scatter. About 4 minutes on an H200 with 16 cores.
 #
 # Usage: scripts/gpu_check.sh [--quick]
 #   LBMC_BINARY: the lbmc to check (default build/release/lbmc). A folder
@@ -48,18 +48,17 @@ echo "== bytes: --device cuda against --device cpu --rng philox"
 "$root/tests/gpu_bytes.sh" "$lbmc" "${quick[@]}"
 bytes=$?
 
-# lbmc_rate REPEATS TOTAL ARGS...: "process run" rates (1e9 variates/s),
-# medians over REPEATS runs of maxload ARGS with TOTAL variates.
+# lbmc_rate REPEATS TOTAL PER_REP COMMAND ARGS...: "process run" rates (1e9
+# variates/s), medians over REPEATS runs of COMMAND ARGS with TOTAL variates,
+# PER_REP a replication.
 lbmc_rate() {
-  local repeats=$1 total=$2; shift 2
-  local n
-  n=$(printf '%s\n' "$@" | sed -n '/^--n$/{n;p}')
+  local repeats=$1 total=$2 n=$3 command=$4; shift 4
   local reps=$((total / n))
   local process=() run=()
   for ((i = 0; i < repeats; i++)); do
     local start end
     start=$(date +%s.%N)
-    "$lbmc" maxload "$@" --reps "$reps" --method brute --alpha 0.5,0.99 --seed $((i + 1)) --quiet \
+    "$lbmc" "$command" "$@" --reps "$reps" --seed $((i + 1)) --quiet \
       --csv "$work/rate.csv" --json "$work/rate.json" >/dev/null 2>"$work/rate.err" ||
       { echo "failed: $(tail -1 "$work/rate.err")" >&2; echo "- -"; return; }
     end=$(date +%s.%N)
@@ -70,10 +69,10 @@ lbmc_rate() {
     "$(printf '%s\n' "${run[@]}" | sort -g | sed -n "$(((repeats + 1) / 2))p")"
 }
 
-torch_rate() {  # DTYPE TOTAL LAW N -> 1e9 variates/s, or -
+torch_rate() {  # KERNEL DTYPE TOTAL LAW PER_REP PROCS -> 1e9 variates/s, or -
   local ns
-  if ns=$(python3 "$root/bench/peers/torch_kernels.py" --dtype "$1" --total "$2" --dist "$3" --n "$4" \
-            --repeats "$repeats" --out "$work/torch.csv" 2>"$work/torch.err"); then
+  if ns=$(python3 "$root/bench/peers/torch_kernels.py" --kernel "$1" --dtype "$2" --total "$3" --dist "$4" --n "$5" \
+            --procs "$6" --repeats "$repeats" --out "$work/torch.csv" 2>"$work/torch.err"); then
     awk -v ns="$ns" 'BEGIN { printf "%.4g", 1 / ns }'
   else
     echo "torch failed: $(tail -1 "$work/torch.err")" >&2
@@ -85,16 +84,25 @@ echo
 echo "== rates, 10^9 variates/s, end to end with output written (medians of $repeats)"
 echo "| kernel | lbmc cuda, process | lbmc cuda, run | lbmc cpu philox, $cores threads | lbmc cpu pcg64, $cores threads | torch float32 | torch float64 | lbmc cuda / torch float32 |"
 echo "|---|---|---|---|---|---|---|---|"
-# law n gpu-variates cpu-variates
-for row in "normal:0,1 1024 $((1 << 34)) $((1 << 33))" "normal:0,1 65536 $((1 << 36)) $((1 << 34))" \
-           "exponential:1 65536 $((1 << 36)) $((1 << 34))" "uniform:0,1 65536 $((1 << 36)) $((1 << 34))"; do
-  read -r law n gpu_total cpu_total <<<"$row"
-  read -r gpu_process gpu_run <<<"$(lbmc_rate "$repeats" "$gpu_total" --device cuda --dist "$law" --n "$n")"
-  read -r philox _ <<<"$(lbmc_rate 1 "$cpu_total" --rng philox --threads "$cores" --dist "$law" --n "$n")"
-  read -r pcg _ <<<"$(lbmc_rate 1 "$cpu_total" --rng pcg64 --threads "$cores" --dist "$law" --n "$n")"
-  t32=$(torch_rate float32 "$gpu_total" "$law" "$n")
-  t64=$(torch_rate float64 "$gpu_total" "$law" "$n")
+# command|law|variates a replication|processors (scatter)|GPU variates|CPU variates|the command's size and levels
+rows=(
+  "maxload|normal:0,1|1024|1|$((1 << 34))|$((1 << 33))|--method brute --n 1024 --alpha 0.5,0.99"
+  "maxload|normal:0,1|65536|1|$((1 << 36))|$((1 << 34))|--method brute --n 65536 --alpha 0.5,0.99"
+  "maxload|exponential:1|65536|1|$((1 << 36))|$((1 << 34))|--method brute --n 65536 --alpha 0.5,0.99"
+  "maxload|uniform:0,1|65536|1|$((1 << 36))|$((1 << 34))|--method brute --n 65536 --alpha 0.5,0.99"
+  "maxshift|normal:0,1|1024|1|$((1 << 34))|$((1 << 33))|--n 1024 --alpha 0.5,0.99"
+  "maxshift|normal:0,1|65536|1|$((1 << 35))|$((1 << 33))|--n 65536 --alpha 0.5,0.99"
+  "scatter|exponential:1|1048576|1024|$((1 << 35))|$((1 << 33))|--tasks 1024 --procs 1024 --confidence 0.5,0.99"
+)
+for row in "${rows[@]}"; do
+  IFS='|' read -r command law n procs gpu_total cpu_total size <<<"$row"
+  read -ra size_args <<<"$size"
+  read -r gpu_process gpu_run <<<"$(lbmc_rate "$repeats" "$gpu_total" "$n" "$command" "${size_args[@]}" --device cuda --dist "$law")"
+  read -r philox _ <<<"$(lbmc_rate 1 "$cpu_total" "$n" "$command" "${size_args[@]}" --rng philox --threads "$cores" --dist "$law")"
+  read -r pcg _ <<<"$(lbmc_rate 1 "$cpu_total" "$n" "$command" "${size_args[@]}" --rng pcg64 --threads "$cores" --dist "$law")"
+  t32=$(torch_rate "$command" float32 "$gpu_total" "$law" "$n" "$procs")
+  t64=$(torch_rate "$command" float64 "$gpu_total" "$law" "$n" "$procs")
   ratio=$(awk -v a="$gpu_process" -v b="$t32" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "-" }')
-  echo "| maxload $law n=$n | $gpu_process | $gpu_run | $philox | $pcg | $t32 | $t64 | $ratio |"
+  echo "| $command $law ${size% --*} | $gpu_process | $gpu_run | $philox | $pcg | $t32 | $t64 | $ratio |"
 done
 exit $bytes

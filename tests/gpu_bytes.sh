@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # --device cuda against --device cpu --rng philox, byte for byte: the CSV
-# and the JSON rows of maxload over laws x sizes, open-ended runs, several
-# host threads, slices merged, and two MPI ranks where mpirun runs. Exit 77
+# and the JSON rows of maxload, maxshift and scatter over laws x sizes, open-ended
+# runs, several host threads, slices merged, and two MPI ranks where mpirun
+# runs. Exit 77
 # (ctest's skip) with the reason where this lbmc or machine has no usable
 # CUDA device; 1 on any difference.
 #
@@ -19,14 +20,14 @@ if ! probe=$("$lbmc" maxload --device cuda --n 16 --reps 100 --quiet --csv "$wor
 fi
 
 failures=0 cases=0
-# compare NAME ARGS...: the same arguments with --device cuda and with
-# --device cpu --rng philox (and the given --threads, or 2).
+# compare NAME COMMAND ARGS...: the same command line with --device cuda and
+# with --device cpu --rng philox (and the given --threads, or 2).
 compare() {
   local name=$1; shift
   cases=$((cases + 1))
-  "$lbmc" maxload "$@" --device cuda --quiet --csv "$work/gpu.csv" --json "$work/gpu.json" >/dev/null 2>"$work/gpu.err" ||
+  "$lbmc" "$@" --device cuda --quiet --csv "$work/gpu.csv" --json "$work/gpu.json" >/dev/null 2>"$work/gpu.err" ||
     { echo "FAIL $name: --device cuda exited $? ($(tail -1 "$work/gpu.err"))"; failures=$((failures + 1)); return; }
-  "$lbmc" maxload "$@" --device cpu --rng philox --quiet --csv "$work/cpu.csv" --json "$work/cpu.json" >/dev/null 2>"$work/cpu.err" ||
+  "$lbmc" "$@" --device cpu --rng philox --quiet --csv "$work/cpu.csv" --json "$work/cpu.json" >/dev/null 2>"$work/cpu.err" ||
     { echo "FAIL $name: --device cpu exited $? ($(tail -1 "$work/cpu.err"))"; failures=$((failures + 1)); return; }
   if ! cmp -s "$work/gpu.csv" "$work/cpu.csv"; then
     echo "FAIL $name: the CSVs differ"; diff "$work/gpu.csv" "$work/cpu.csv" | head -4
@@ -46,13 +47,26 @@ PY
 reps=20000
 ((quick)) && reps=4000
 for law in normal:0,1 normal:-3,0.5 exponential:2 uniform:-1,3 constant:2.5; do
-  compare "$law n=1,7,1024" --dist "$law" --n 1,7,1024 --reps "$reps" --seed 11 --alpha 0.5,0.99
+  compare "maxload $law n=1,7,1024" maxload --dist "$law" --n 1,7,1024 --reps "$reps" --seed 11 --alpha 0.5,0.99
 done
-compare "normal n=65536" --dist normal:0,1 --n 65536 --reps $((reps / 10)) --seed 12
-compare "exponential n=1048576" --dist exponential:1 --n 1048576 --reps 300 --seed 13
-compare "normal at 1 thread" --dist normal:0,1 --n 256 --reps "$reps" --seed 14 --threads 1
-compare "normal at 4 threads" --dist normal:0,1 --n 256 --reps "$reps" --seed 14 --threads 4
-compare "normal --target-rse" --dist normal:0,1 --n 64 --reps 1000 --target-rse 0.001 --max-reps 1e6 --seed 15
+compare "maxload normal n=65536" maxload --dist normal:0,1 --n 65536 --reps $((reps / 10)) --seed 12
+compare "maxload exponential n=1048576" maxload --dist exponential:1 --n 1048576 --reps 300 --seed 13
+compare "maxload normal at 1 thread" maxload --dist normal:0,1 --n 256 --reps "$reps" --seed 14 --threads 1
+compare "maxload normal at 4 threads" maxload --dist normal:0,1 --n 256 --reps "$reps" --seed 14 --threads 4
+compare "maxload normal --target-rse" maxload --dist normal:0,1 --n 64 --reps 1000 --target-rse 0.001 \
+  --max-reps 1e6 --seed 15
+# maxshift: normal:5,1 reaches D >= 1 in some replications and not in others.
+for law in normal:0,1 normal:5,1 exponential:2 uniform:-1,3; do
+  compare "maxshift $law n=2,37,1024" maxshift --dist "$law" --n 2,37,1024 --reps "$reps" --seed 21 --alpha 0.5,0.99
+done
+compare "maxshift normal n=65536" maxshift --dist normal:0,1 --n 65536 --reps $((reps / 10)) --seed 22
+compare "maxshift normal at 1 thread" maxshift --dist normal:1,2 --n 256 --reps "$reps" --seed 23 --threads 1
+compare "maxshift exponential --target-rse" maxshift --dist exponential:1 --n 64 --reps 1000 --target-rse 0.001 \
+  --max-reps 1e6 --seed 24
+for law in exponential:1 normal:5,1 uniform:1,3 constant:2; do
+  compare "scatter $law tasks=1,10 procs=7,100" scatter --dist "$law" --tasks 1,10 --procs 7,100 --reps "$reps" --seed 31
+done
+compare "scatter 2^20 tasks a replication" scatter --dist exponential:1 --tasks 1024 --procs 1024 --reps 300 --seed 32
 
 # Slices of one run, the first on the GPU and the rest on the CPU, merged,
 # against the whole run on the CPU.

@@ -37,6 +37,15 @@ double csv_value(const std::string& csv, const std::string& statistic, const std
   return 0.0;
 }
 
+// Whether `statistic`'s estimates in two runs' CSVs (its row against
+// `reference`) agree within 4 standard errors of their difference.
+bool agree_within_4_se(const std::string& a, const std::string& b, const std::string& statistic,
+                       const std::string& reference) {
+  const double difference = csv_value(a, statistic, reference, "estimate") - csv_value(b, statistic, reference, "estimate");
+  return std::abs(difference) <=
+         4 * std::hypot(csv_value(a, statistic, reference, "se"), csv_value(b, statistic, reference, "se"));
+}
+
 // Rows of `csv` whose exact reference failed.
 int failed_exact_checks(const std::string& csv) {
   const lbmc::engine::CsvRecords records = lbmc::engine::read_csv(csv);
@@ -141,6 +150,9 @@ TEST_SUITE("fast") {
     CHECK(philox.find(",brute,") != std::string::npos);
     lbmc::test::same_output_at_1_and_2_threads(
         run, "maxshift --rng philox --dist normal:0,1 --dist uniform:0,1 --n 16,1024 --reps 4000 --seed 5 --quiet --csv -");
+    lbmc::test::same_output_at_1_and_2_threads(
+        run, "scatter --rng philox --dist exponential:1 --dist uniform:1,2 --tasks 1,30 --procs 5,64 --reps 4000 --seed 5 "
+             "--quiet --csv -");
   }
 
   TEST_CASE("philox: --rng and --device are checked - unknown names and direct maxima and laws they do not cover are refused") {
@@ -159,6 +171,9 @@ TEST_SUITE("fast") {
         {"maxload --device cuda --method direct", "--device cuda: --method direct draws from pcg64"},
         {"maxload --device cuda --dist poisson:10", "--device cuda: 'poisson:10' does not draw from the counter-based"},
         {"maxload --device cuda --n 16,2000000", "--device cuda: --n 2000000 is more than 1048576"},
+        {"maxshift --device cuda --cov c.csv", "--device cuda: --cov needs every replication's bridge"},
+        {"scatter --rng philox --dist gamma:2,1", "--rng philox: 'gamma:2,1' does not draw from the counter-based"},
+        {"scatter --device cuda --tasks 1000 --procs 2000", "--device cuda: --tasks x --procs 2000000 is more than"},
     };
     for (const auto& c : cases) {
       CAPTURE(c.args);
@@ -185,11 +200,26 @@ TEST_SUITE("statistical") {
       CHECK(philox.out.find(",fail") == std::string::npos);
       for (const char* statistic : {"mean", "variance", "q0.5"}) {
         CAPTURE(statistic);
-        const double a = csv_value(philox.out, statistic, "exact", "estimate");
-        const double b = csv_value(pcg.out, statistic, "exact", "estimate");
-        const double se_a = csv_value(philox.out, statistic, "exact", "se");
-        const double se_b = csv_value(pcg.out, statistic, "exact", "se");
-        CHECK(std::abs(a - b) <= 4 * std::hypot(se_a, se_b));
+        CHECK(agree_within_4_se(philox.out, pcg.out, statistic, "exact"));
+      }
+    }
+  }
+
+  TEST_CASE("philox: scatter on the counter-based stream passes its exact checks - and agrees with pcg64 within 4 se") {
+    const lbmc::test::LbmcRunner run{lbmc::test::scratch_folder("philox_test")};
+    for (const char* dist : {"normal:5,1", "exponential:2", "constant:1.5"}) {
+      CAPTURE(dist);
+      const std::string common = std::string("scatter --dist ") + dist +
+                                 " --tasks 10 --procs 64 --reps 20000 --confidence 0.9 --seed 13 --quiet --csv -";
+      const lbmc::test::Captured philox = run(common + " --rng philox");
+      const lbmc::test::Captured pcg = run(common);
+      REQUIRE(philox.code == 0);
+      REQUIRE(pcg.code == 0);
+      CHECK(philox.out.find(",exact,exact,") != std::string::npos);
+      CHECK(philox.out.find(",fail") == std::string::npos);
+      for (const char* statistic : {"l.mean", "l.q0.9"}) {
+        CAPTURE(statistic);
+        CHECK(agree_within_4_se(philox.out, pcg.out, statistic, "exact"));
       }
     }
   }
@@ -208,11 +238,7 @@ TEST_SUITE("statistical") {
       for (const auto& [statistic, reference] : {std::pair{"W'.mean", "bridge-limit"}, std::pair{"D'.mean", "kolmogorov-limit"},
                                                  std::pair{"W'.q0.95", "bridge-limit"}}) {
         CAPTURE(statistic);
-        const double a = csv_value(philox.out, statistic, reference, "estimate");
-        const double b = csv_value(pcg.out, statistic, reference, "estimate");
-        const double se_a = csv_value(philox.out, statistic, reference, "se");
-        const double se_b = csv_value(pcg.out, statistic, reference, "se");
-        CHECK(std::abs(a - b) <= 4 * std::hypot(se_a, se_b));
+        CHECK(agree_within_4_se(philox.out, pcg.out, statistic, reference));
       }
     }
   }

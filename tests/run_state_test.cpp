@@ -166,6 +166,52 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("resume - extend: --device moves a run between devices and keeps its stream") {
+    const std::string bin = LBMC_BINARY;
+    const std::string run = bin + " maxload --n 64 --seed 5 --progress never --quiet";
+    const fs::path state = scratch() / "device.state";
+    const fs::path gpu_state = scratch() / "device_gpu.state";
+    const fs::path whole = scratch() / "device_whole.csv";
+    const fs::path longer = scratch() / "device_longer.csv";
+    const fs::path again = scratch() / "device_again.csv";
+    fs::remove(state);
+    REQUIRE(shell(run + " --rng philox --reps 2e4 --checkpoint " + state.string() + " --csv " + whole.string()) == 0);
+    REQUIRE(shell(run + " --rng philox --reps 5e4 --csv " + longer.string()) == 0);
+    // The state of the same run on a GPU: --device cuda in place of --rng
+    // philox (the GPU's stream), as a run there stores it.
+    RunState on_gpu = read_run_state(state.string());
+    const auto rng = std::find(on_gpu.arguments.begin(), on_gpu.arguments.end(), "--rng");
+    REQUIRE(rng != on_gpu.arguments.end());
+    *rng = "--device";
+    *(rng + 1) = "cuda";
+    write_run_state(gpu_state.string(), on_gpu);
+    // Resumed as stored it needs a GPU, which this machine may lack; on the
+    // CPU it keeps the counter-based stream and gives the GPU's bytes.
+    if (shell("nvidia-smi >/dev/null 2>&1") != 0) {
+      CHECK(shell(bin + " resume " + gpu_state.string() + " --csv " + again.string() + " 2>/dev/null") == 2);
+    }
+    REQUIRE(shell(bin + " resume " + gpu_state.string() + " --device cpu --csv " + again.string() + " >/dev/null") == 0);
+    CHECK(slurp(again) == slurp(whole));
+    fs::remove(again);
+    REQUIRE(shell(bin + " extend " + gpu_state.string() + " --device cpu --reps 5e4 --csv " + again.string() + " >/dev/null") == 0);
+    CHECK(slurp(again) == slurp(longer));
+    // A pcg64 run stays on pcg64, which no GPU runs.
+    const fs::path pcg_state = scratch() / "device_pcg.state";
+    const fs::path pcg_whole = scratch() / "device_pcg.csv";
+    fs::remove(pcg_state);
+    REQUIRE(shell(run + " --reps 2e4 --checkpoint " + pcg_state.string() + " --csv " + pcg_whole.string()) == 0);
+    fs::remove(again);
+    REQUIRE(shell(bin + " resume " + pcg_state.string() + " --device cpu --csv " + again.string() + " >/dev/null") == 0);
+    CHECK(slurp(again) == slurp(pcg_whole));
+    fs::remove(again);
+    const lbmc::test::Captured refused =
+        lbmc::test::run_captured(bin + " resume " + pcg_state.string() + " --device cuda --csv " + again.string(),
+                                 scratch());
+    CHECK(refused.code == 2);
+    CHECK(refused.err.find("--device cuda") != std::string::npos);
+    CHECK_FALSE(fs::exists(again));
+  }
+
   TEST_CASE("resume - extend - merge: an input file changed since the state was written is refused - one line - exit 2") {
     const std::string bin = LBMC_BINARY;
     const fs::path times = scratch() / "times.txt";

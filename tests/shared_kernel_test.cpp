@@ -1,16 +1,18 @@
 // The source a GPU runs under --device cuda, run on the host: Philox calls
 // as Random123 computes them, the per-replication streams, maxload's maxima
-// under --rng philox equal to the maxima the device kernel computes (the
-// same functions, one replication at a time), and the driver's device path
-// (launches in two slots, folded on the host) giving the bytes of the
-// CPU's, with an emulated device.
+// and maxshift's W', D' and D >= 1 under --rng philox equal to what the
+// device kernels compute (the same functions, one replication at a time),
+// and the driver's device path (launches in two slots, folded on the host)
+// giving the bytes of the CPU's, with an emulated device.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "lbmc/dist/samplers.hpp"
@@ -19,7 +21,11 @@
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/philox.hpp"
 #include "lbmc/exp/maxload.hpp"
+#include "lbmc/exp/maxshift.hpp"
+#include "lbmc/exp/scatter.hpp"
 #include "maxload/replication_max.hpp"
+#include "maxshift/replication_shift.hpp"
+#include "scatter/replication_scatter.hpp"
 
 namespace {
 
@@ -29,33 +35,70 @@ namespace dist = lbmc::dist;
 namespace engine = lbmc::engine;
 namespace exp = lbmc::exp;
 
-// The maxima of blocks [first, last) as the device kernel computes them:
-// replication r of block b from PhiloxWords(key of b, b, r).
-template <class Sampler>
-std::vector<double> kernel_maxima(const Sampler& draw, std::int64_t n, const engine::DeviceLaunchPlan& plan,
-                                  std::int64_t first, std::int64_t last) {
-  std::vector<double> maxima;
+// The values of blocks [first, last) as a device kernel computes them:
+// replication r of block b from PhiloxWords(key of b, b, r), through
+// `replication`, which appends the replication's values.
+template <class Replication>
+std::vector<double> kernel_values(const engine::DeviceLaunchPlan& plan, std::int64_t first, std::int64_t last,
+                                  const Replication& replication) {
+  std::vector<double> values;
   for (std::int64_t b = first; b < last; ++b) {
     const std::int64_t size = engine::block_size(b, plan.block_reps, plan.reps_limit);
     for (std::int64_t r = 0; r < size; ++r) {
       const auto block = static_cast<std::uint64_t>(b);
       PhiloxWords words(engine::philox_block_key(plan.seed, block), block, static_cast<std::uint64_t>(r));
-      maxima.push_back(exp::replication_max(draw, words, n));
+      replication(words, values);
     }
   }
-  return maxima;
+  return values;
 }
 
-// A device that computes on the host, `per_launch` blocks at a time.
+// The maxima of n draws, as device_maxima computes them.
+template <class Sampler>
+std::vector<double> kernel_maxima(const Sampler& draw, std::int64_t n, const engine::DeviceLaunchPlan& plan,
+                                  std::int64_t first, std::int64_t last) {
+  return kernel_values(plan, first, last, [&](PhiloxWords& words, std::vector<double>& values) {
+    values.push_back(exp::replication_max(draw, words, n));
+  });
+}
+
+// The maximum and the minimum of n >= 1 draws.
+template <class Words>
+std::pair<double, double> range_of_draws(const dist::PortableNormal& draw, Words& words, std::int64_t n) {
+  double high = draw(words);
+  double low = high;
+  for (std::int64_t i = 1; i < n; ++i) {
+    const double x = draw(words);
+    high = std::max(high, x);
+    low = std::min(low, x);
+  }
+  return {high, low};
+}
+
+// The maximum and the minimum of n draws: two values a replication.
+std::vector<double> kernel_ranges(const dist::PortableNormal& draw, std::int64_t n,
+                                  const engine::DeviceLaunchPlan& plan, std::int64_t first, std::int64_t last) {
+  return kernel_values(plan, first, last, [&](PhiloxWords& words, std::vector<double>& values) {
+    const auto [high, low] = range_of_draws(draw, words, n);
+    values.push_back(high);
+    values.push_back(low);
+  });
+}
+
+// A device that computes on the host, `per_launch` blocks at a time: the
+// maxima of n draws, or with `ranges` their maxima and minima.
 class EmulatedDevice final : public engine::DeviceReplications {
  public:
-  EmulatedDevice(dist::PortableNormal draw, std::int64_t n, engine::DeviceLaunchPlan plan, std::int64_t per_launch)
-      : draw_(draw), n_(n), plan_(plan), per_launch_(per_launch) {}
+  EmulatedDevice(dist::PortableNormal draw, std::int64_t n, engine::DeviceLaunchPlan plan, std::int64_t per_launch,
+                 bool ranges)
+      : draw_(draw), n_(n), plan_(plan), per_launch_(per_launch), ranges_(ranges) {}
   std::int64_t blocks_per_launch() const override { return per_launch_; }
+  std::int64_t values_per_replication() const override { return ranges_ ? 2 : 1; }
   void launch(int slot, std::int64_t first, std::int64_t last) override {
     CHECK(last - first <= per_launch_);
     CHECK(!pending_[slot]);
-    slots_[slot] = kernel_maxima(draw_, n_, plan_, first, last);
+    slots_[slot] = ranges_ ? kernel_ranges(draw_, n_, plan_, first, last)
+                           : kernel_maxima(draw_, n_, plan_, first, last);
     pending_[slot] = true;
   }
   std::span<const double> collect(int slot) override {
@@ -69,35 +112,53 @@ class EmulatedDevice final : public engine::DeviceReplications {
   std::int64_t n_;
   engine::DeviceLaunchPlan plan_;
   std::int64_t per_launch_;
+  bool ranges_;
   std::array<std::vector<double>, 2> slots_;
   std::array<bool, 2> pending_{};
 };
 
 // maxload's brute-force kernel in small: maxima of n normals, on the
-// counter-based stream or on the emulated device.
+// counter-based stream or on the emulated device. With `ranges` the device
+// returns each replication's maximum and minimum, and the minima's moments
+// join the accumulator's maxima (a kernel of two values a replication).
 struct MaximaKernel {
   using Accumulator = exp::MaxLoadSample;
   dist::PortableNormal draw;
   std::int64_t n;
   std::int64_t per_launch;
+  bool ranges = false;
 
   Accumulator make_accumulator() const { return {}; }
   template <class Gen>
   void run(Gen& gen, std::int64_t count, Accumulator& acc) const {
     const std::span<double> maxima = acc.quantiles.append(static_cast<std::size_t>(count));
+    std::vector<double> minima;
     for (double& max : maxima) {
-      max = exp::replication_max(draw, gen, n);
+      if (ranges) {
+        const auto [high, low] = range_of_draws(draw, gen, n);
+        max = high;
+        minima.push_back(low);
+      } else {
+        max = exp::replication_max(draw, gen, n);
+      }
       engine::next_replication(gen);
     }
     acc.moments.merge(engine::Moments::of(maxima));
+    acc.moments.merge(engine::Moments::of(minima));
   }
   std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const {
-    return std::make_unique<EmulatedDevice>(draw, n, plan, per_launch);
+    return std::make_unique<EmulatedDevice>(draw, n, plan, per_launch, ranges);
   }
   void fold(std::span<const double> values, Accumulator& acc) const {
-    const std::span<double> maxima = acc.quantiles.append(values.size());
-    std::copy(values.begin(), values.end(), maxima.begin());
+    const std::size_t stride = ranges ? 2 : 1;
+    const std::span<double> maxima = acc.quantiles.append(values.size() / stride);
+    std::vector<double> minima;
+    for (std::size_t r = 0; r < maxima.size(); ++r) {
+      maxima[r] = values[stride * r];
+      if (ranges) minima.push_back(values[stride * r + 1]);
+    }
     acc.moments.merge(engine::Moments::of(maxima));
+    acc.moments.merge(engine::Moments::of(minima));
   }
 };
 
@@ -164,14 +225,110 @@ TEST_SUITE("fast") {
     check_law(dist::Uniform{-1, 3}, dist::UniformSampler(dist::Uniform{-1, 3}).portable());
   }
 
+  TEST_CASE("shared kernel: maxshift's W' - D' and D >= 1 under --rng philox are the device kernel's - replication by replication") {
+    // The host keeps the prefix sums and takes the bridge's extremes in a
+    // vectorised pass; the device kernel draws the loads twice. n = 2, 37
+    // (a scalar tail after the lanes) and 64, in blocks of 1024 or more, the
+    // last one short.
+    const std::uint64_t seed = 47;
+    const std::int64_t reps = 2500;
+    const auto check_law = [&](const dist::LoadLaw& law, const auto& portable, std::int64_t n) {
+      CAPTURE(n);
+      engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
+      plan.stream = engine::Stream::philox;
+      const auto [sample, run] = exp::simulate_max_shift(law, n, false, plan);
+      const double scale = 1.0 / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
+      const std::int64_t block_reps = engine::block_size_for(n);
+      const engine::DeviceLaunchPlan device{seed, block_reps, reps, 0};
+      std::vector<double> w, d;
+      std::int64_t hits = 0;
+      kernel_values(device, 0, (reps + block_reps - 1) / block_reps, [&](PhiloxWords& words, std::vector<double>&) {
+        const exp::ShiftValues shift = exp::replication_shift(portable, words, n, scale);
+        w.push_back(shift.w_prime);
+        d.push_back(shift.d_prime);
+        hits += shift.reaches_one_processor ? 1 : 0;
+      });
+      std::sort(w.begin(), w.end());
+      std::sort(d.begin(), d.end());
+      const lbmc::engine::QuantileResult w_result = sample.w_prime_values.result();
+      const lbmc::engine::QuantileResult d_result = sample.d_prime_values.result();
+      const std::span<const double> w_stored = w_result.sorted_values();
+      const std::span<const double> d_stored = d_result.sorted_values();
+      REQUIRE(w_stored.size() == w.size());
+      REQUIRE(d_stored.size() == d.size());
+      CHECK(std::equal(w_stored.begin(), w_stored.end(), w.begin()));
+      CHECK(std::equal(d_stored.begin(), d_stored.end(), d.begin()));
+      CHECK(sample.d_ge_1.hits() == hits);
+      CHECK(sample.d_ge_1.trials() == reps);
+      return hits;
+    };
+    for (const std::int64_t n : {2, 37, 64}) {
+      // Mean 5 and sigma 1: D >= 1 in some replications and not in others.
+      const std::int64_t hits = check_law(dist::Normal{5, 1}, dist::NormalSampler(dist::Normal{5, 1}).portable(), n);
+      if (n == 64) {
+        CHECK(hits > reps / 10);
+        CHECK(hits < reps - reps / 10);
+      }
+      check_law(dist::Exponential{2}, dist::ExponentialSampler(dist::Exponential{2}).portable(), n);
+      check_law(dist::Uniform{-1, 3}, dist::UniformSampler(dist::Uniform{-1, 3}).portable(), n);
+    }
+  }
+
+  TEST_CASE("shared kernel: scatter's l and l_obs under --rng philox are the device kernel's - replication by replication") {
+    // The host sums processor by processor, looking for a stop between
+    // processors and, past 2^20 tasks, within one; the device kernel sums
+    // them without looking.
+    const std::uint64_t seed = 53;
+    const auto check_law = [&](const dist::LoadLaw& law, const auto& portable, std::int64_t tasks,
+                               std::int64_t procs, std::int64_t reps) {
+      CAPTURE(tasks);
+      CAPTURE(procs);
+      engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
+      plan.stream = engine::Stream::philox;
+      const auto [sample, run] = exp::simulate_scatter(law, tasks, procs, plan);
+      const double m_proc = static_cast<double>(tasks) * dist::mean(law);
+      const std::int64_t block_reps = engine::block_size_for(tasks * procs);
+      const engine::DeviceLaunchPlan device{seed, block_reps, reps, 0};
+      std::vector<double> l, l_obs;
+      kernel_values(device, 0, (reps + block_reps - 1) / block_reps, [&](PhiloxWords& words, std::vector<double>&) {
+        const exp::ScatterValues values = exp::replication_scatter(portable, words, tasks, procs, m_proc);
+        l.push_back(values.l);
+        l_obs.push_back(values.l_obs);
+      });
+      std::sort(l.begin(), l.end());
+      std::sort(l_obs.begin(), l_obs.end());
+      const lbmc::engine::QuantileResult l_result = sample.l_values.result();
+      const lbmc::engine::QuantileResult l_obs_result = sample.l_obs_values.result();
+      const std::span<const double> l_stored = l_result.sorted_values();
+      const std::span<const double> l_obs_stored = l_obs_result.sorted_values();
+      REQUIRE(l_stored.size() == l.size());
+      REQUIRE(l_obs_stored.size() == l_obs.size());
+      CHECK(std::equal(l_stored.begin(), l_stored.end(), l.begin()));
+      CHECK(std::equal(l_obs_stored.begin(), l_obs_stored.end(), l_obs.begin()));
+    };
+    const dist::Normal normal{5, 1};
+    const dist::Exponential exponential{2};
+    const dist::Uniform uniform{1, 3};
+    const dist::Constant constant{2.5};
+    for (const auto& [tasks, procs] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {3, 5}, {10, 37}}) {
+      check_law(normal, dist::NormalSampler(normal).portable(), tasks, procs, 2000);
+      check_law(exponential, dist::ExponentialSampler(exponential).portable(), tasks, procs, 2000);
+      check_law(uniform, dist::UniformSampler(uniform).portable(), tasks, procs, 2000);
+      check_law(constant, dist::ConstantSampler(constant).portable(), tasks, procs, 100);
+    }
+    // Past a span of tasks: the host's sum looks for a stop within it.
+    check_law(exponential, dist::ExponentialSampler(exponential).portable(), engine::kInterruptPollSpan + 3, 2, 3);
+  }
+
   TEST_CASE("shared kernel: the driver's device path gives the CPU's bytes - fixed and open-ended runs at 1 and 2 threads") {
     const dist::PortableNormal draw = dist::NormalSampler(dist::Normal{1, 2}).portable();
     for (const int threads : {1, 2}) {
-      for (const std::int64_t per_launch : {1, 3, 64}) {
+      for (const auto& [per_launch, ranges] : {std::pair{1, false}, {3, true}, {64, false}, {64, true}}) {
         engine::RunPlan plan = engine::RunPlan::fixed(9, 1000, threads);
         plan.block_reps = 64;  // 16 blocks, the last one short
         plan.stream = engine::Stream::philox;
-        const MaximaKernel kernel{draw, 32, per_launch};
+        CAPTURE(ranges);
+        const MaximaKernel kernel{draw, 32, per_launch, ranges};
         exp::MaxLoadSample on_cpu;
         engine::run_replications(plan, kernel, on_cpu);
         plan.device = engine::Device::cuda;

@@ -18,15 +18,14 @@
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/samplers.hpp"
-#include "lbmc/engine/cuda_device.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/memory_limit.hpp"
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/device_kernels.hpp"
 #include "lbmc/exp/maxload.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
-#include "device_maxima.hpp"
 
 namespace lbmc::exp {
 namespace {
@@ -116,7 +115,9 @@ class MaxLoadCommand final : public Command {
     RunOptions settings = check_run_options(run_text_);
     std::tie(settings.plan.stream, settings.plan.device) = check_stream(stream_text_);
     if (settings.plan.stream == engine::Stream::philox) check_counter_stream(laws, settings.plan.device);
-    if (settings.plan.device == engine::Device::cuda) check_device(ns);
+    if (settings.plan.device == engine::Device::cuda) {
+      require_device(ns, "--n", [](std::int64_t n) { return device_kernel_bytes(n, engine::block_size_for(n), 1); });
+    }
     require_memory(settings, quantile_store_bytes(settings, 1), "the sorted maxima for quantiles");
     return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("maxload", {"dist", "n", "method"}, statistics(), applied, command_line);
@@ -136,27 +137,6 @@ class MaxLoadCommand final : public Command {
       throw engine::InputError(fmt::format("{}: --method direct draws from pcg64; give --method brute or auto", option));
     }
     require_counter_stream_laws(laws, option);
-  }
-
-  // --device cuda: a device, n within one GPU thread's replication, and the
-  // device memory the widest point needs.
-  static void check_device(const std::vector<std::int64_t>& ns) {
-    std::size_t bytes = 0;
-    for (const std::int64_t n : ns) {
-      if (n > engine::kInterruptPollSpan) {
-        throw engine::InputError(fmt::format("--device cuda: --n {} is more than {}, the most draws a GPU thread "
-                                             "makes for one replication",
-                                             n, engine::kInterruptPollSpan));
-      }
-      bytes = std::max(bytes, device_maxima_bytes(n, engine::block_size_for(n)));
-    }
-    engine::cuda::select_device();
-    const std::size_t free = engine::cuda::free_memory();
-    if (bytes > free) {
-      throw engine::InputError(fmt::format("--device cuda: the run needs an estimated {} of device memory, {} free",
-                                           engine::format_memory_size(static_cast<double>(bytes)),
-                                           engine::format_memory_size(static_cast<double>(free))));
-    }
   }
 
   void run_point(const MaxLoadPoint& point, const std::vector<double>& alphas, const AppliedRun& applied,

@@ -7,12 +7,11 @@
 #include <span>
 #include <type_traits>
 
-#include "device_maxima.hpp"
 #include "direct_max.hpp"
 #include "replication_max.hpp"
 #include "lbmc/dist/samplers.hpp"
-#include "lbmc/engine/cuda_device.hpp"
 #include "lbmc/engine/interrupt.hpp"
+#include "lbmc/exp/device_kernels.hpp"
 #include "lbmc/exp/maxload.hpp"
 
 namespace lbmc::exp {
@@ -76,13 +75,7 @@ struct MaxLoadKernel {
   std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const
     requires requires { sampler.portable(); }
   {
-#if defined(LBMC_WITH_CUDA)
     return device_maxima(sampler.portable(), n, plan);
-#else
-    (void)plan;
-    engine::cuda::select_device();  // refuses: a build without CUDA
-    return nullptr;
-#endif
   }
   void fold(std::span<const double> values, Accumulator& acc) const {
     const std::span<double> maxima = acc.quantiles.append(values.size());

@@ -33,6 +33,7 @@
 #include "lbmc/engine/statistics.hpp"
 #include "lbmc/engine/writers.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/device_kernels.hpp"
 #include "lbmc/exp/maxshift.hpp"
 #include "lbmc/exp/report.hpp"
 
@@ -69,7 +70,7 @@ class MaxShiftCommand final : public Command {
     app.add_option("--n", n_text_, "processors: list or range, each >= 2")->capture_default_str();
     app.add_option("--alpha", alpha_text_, "quantile levels of W' and D'")->capture_default_str();
     app.add_option("--cov", cov_path_, "write the covariance matrix of (V_1..V_n) as CSV to FILE");
-    add_stream_options(app, stream_text_, false);
+    add_stream_options(app, stream_text_, true);
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,n,statistic,... W' = max_k V_k/(sigma sqrt n), D' = max_k |V_k|/(sigma sqrt n),\n"
@@ -87,8 +88,20 @@ class MaxShiftCommand final : public Command {
     require_exact_integer_totals(laws, ns);
     const auto alphas = parse_levels("--alpha", alpha_text_);
     RunOptions settings = check_run_options(run_text_);
-    settings.plan.stream = check_stream(stream_text_).first;
-    if (settings.plan.stream == engine::Stream::philox) require_counter_stream_laws(laws, "--rng philox");
+    std::tie(settings.plan.stream, settings.plan.device) = check_stream(stream_text_);
+    const bool on_device = settings.plan.device == engine::Device::cuda;
+    if (settings.plan.stream == engine::Stream::philox) {
+      require_counter_stream_laws(laws, on_device ? "--device cuda" : "--rng philox");
+    }
+    if (on_device) {
+      if (!cov_path_.empty()) {
+        throw engine::InputError("--device cuda: --cov needs every replication's bridge, which a GPU does not "
+                                 "return; leave out --cov or --device cuda");
+      }
+      require_device(ns, "--n", [](std::int64_t n) {
+        return device_kernel_bytes(n, engine::block_size_for(n), kDeviceShiftValues);
+      });
+    }
     // Per thread the prefix sums of n loads, and the n bridge indices once.
     const double most = static_cast<double>(*std::max_element(ns.begin(), ns.end()));
     require_memory(settings, quantile_store_bytes(settings, 2) + (settings.plan.threads + 1) * 8.0 * most,

@@ -4,12 +4,15 @@
 #include <concepts>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/philox.hpp"
+#include "lbmc/exp/device_kernels.hpp"
 #include "lbmc/exp/maxshift.hpp"
+#include "replication_shift.hpp"
 
 // GCC's per-function optimize attribute; clang has none and keeps its
 // strict max and min, which give the same values.
@@ -198,7 +201,7 @@ BridgeExtremes bridge_extremes(const std::vector<double>& prefix, const Eigen::A
   const double* y = prefix.data();
   const double* k = ks.data();
   if (bridge != nullptr) {
-    for (std::size_t i = 0; i < last; ++i) bridge[i] = y[i] - mean * k[i];
+    for (std::size_t i = 0; i < last; ++i) bridge[i] = bridge_value(y[i], mean, k[i]);
     bridge[last] = 0.0;
   }
   const Range range = range_of(y, k[0], last, 1.0, mean);
@@ -302,20 +305,14 @@ struct MaxShiftKernel {
     const std::span<double> d = acc.d_prime_values.append(reps);
     std::vector<double> right(integer_loads ? reps : 0), left(right.size());
     std::int64_t d_hits = 0;
-    const double scale = 1.0 / (sigma * std::sqrt(static_cast<double>(n)));
+    const double scale = w_prime_scale();
     const double scale_per_n = scale / static_cast<double>(n);
     // A local copy of the generator stays in registers across the stores of
     // the inner loop; through the reference it is spilled and reloaded.
     Gen local = gen;
     // The sampler's parameters too: stores to the prefix sums could alias the
     // kernel's copy, which would then be reloaded for every draw.
-    const auto draw = [this] {
-      if constexpr (std::same_as<Gen, engine::Generator>) {
-        return sampler;
-      } else {
-        return sampler.portable();
-      }
-    }();
+    const auto draw = dist::sampler_for<Gen>(sampler);
     for (std::size_t r = 0; r < reps; ++r) {
       // Pass 1: draw and store prefix sums (the serial sum hides behind the
       // sampler). Pass 2: a dependency-free reduction over them.
@@ -344,14 +341,40 @@ struct MaxShiftKernel {
         const double mean = total / static_cast<double>(n);
         const BridgeExtremes extremes = bridge_extremes(prefix, ks, mean, covariance ? bridge.data() : nullptr);
         if (covariance) acc.covariance->add(bridge);
-        w[r] = extremes.max * scale;
-        d[r] = extremes.max_abs() * scale;
-        d_hits += mean > 0.0 && extremes.max_abs() >= mean ? 1 : 0;
+        const ShiftValues shift = shift_values(extremes.max, extremes.min, mean, scale);
+        w[r] = shift.w_prime;
+        d[r] = shift.d_prime;
+        d_hits += shift.reaches_one_processor ? 1 : 0;
       }
       engine::next_replication(local);
     }
     gen = local;
     add_block_moments(acc, w, d, right, left, d_hits);
+  }
+
+  // 1/(σ√n), which turns max V into W'.
+  double w_prime_scale() const { return 1.0 / (sigma * std::sqrt(static_cast<double>(n))); }
+
+  // On a GPU (device.hpp): continuous loads on the counter-based stream,
+  // without the covariance; each replication's W', D' and D >= 1 as run()
+  // computes them (replication_shift.hpp), folded into a block's accumulator
+  // as run() builds it.
+  std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const
+    requires requires { sampler.portable(); }
+  {
+    return device_shifts(sampler.portable(), n, w_prime_scale(), plan);
+  }
+  void fold(std::span<const double> values, Accumulator& acc) const {
+    const auto reps = values.size() / kDeviceShiftValues;
+    const std::span<double> w = acc.w_prime_values.append(reps);
+    const std::span<double> d = acc.d_prime_values.append(reps);
+    std::int64_t d_hits = 0;
+    for (std::size_t r = 0; r < reps; ++r) {
+      w[r] = values[kDeviceShiftValues * r];
+      d[r] = values[kDeviceShiftValues * r + 1];
+      d_hits += values[kDeviceShiftValues * r + 2] != 0.0 ? 1 : 0;
+    }
+    add_block_moments(acc, w, d, {}, {}, d_hits);
   }
 
   // The moments of a block's stored W', D' and shifts, P(W' = 0) and P(D >= 1).

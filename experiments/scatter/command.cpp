@@ -8,7 +8,9 @@
 // constant; pass/fail), Salmon's l_c with the l term kept in the logarithm
 // (`salmon-log-kept`) and as printed (`salmon-printed`), and the CLT limit
 // with the exact normal maximum (`normal-limit`), all three asymptotic.
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,6 +23,7 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/statistics.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/device_kernels.hpp"
 #include "lbmc/exp/references.hpp"
 #include "lbmc/exp/report.hpp"
 #include "lbmc/exp/scatter.hpp"
@@ -89,6 +92,7 @@ class ScatterCommand final : public Command {
     app.add_option("--procs", procs_text_, "processors N_proc: list or range")->capture_default_str();
     app.add_option("--confidence", confidence_text_, "confidences c of the quantile l_c, each in (0,1)")
         ->capture_default_str();
+    add_stream_options(app, stream_text_, true);
     add_run_options(app, run_text_);
     app.footer(
         "Output columns: experiment,dist,tasks,procs,statistic,... References: exact (normal, exponential (Gamma\n"
@@ -107,6 +111,22 @@ class ScatterCommand final : public Command {
         parse_option("--procs", procs_text_, [](const std::string& t) { return engine::parse_integer_list(t, 1); });
     const auto confidences = parse_levels("--confidence", confidence_text_);
     RunOptions settings = check_run_options(run_text_);
+    std::tie(settings.plan.stream, settings.plan.device) = check_stream(stream_text_);
+    const bool on_device = settings.plan.device == engine::Device::cuda;
+    if (settings.plan.stream == engine::Stream::philox) {
+      require_counter_stream_laws(laws, on_device ? "--device cuda" : "--rng philox");
+    }
+    if (on_device) {
+      std::vector<std::int64_t> draws;
+      for (const std::int64_t n : tasks) {
+        for (const std::int64_t p : procs) {
+          draws.push_back(static_cast<std::int64_t>(std::min(0x1p62, static_cast<double>(n) * static_cast<double>(p))));
+        }
+      }
+      require_device(draws, "--tasks x --procs", [](std::int64_t n) {
+        return device_kernel_bytes(n, engine::block_size_for(n), kDeviceScatterValues);
+      });
+    }
     require_memory(settings, quantile_store_bytes(settings, 2), "the sorted l and l_obs for quantiles");
     return std::make_unique<CheckedExperiment>(std::move(settings), input_files(laws), [=, this](const AppliedRun& applied) {
       Report report("scatter", {"dist", "tasks", "procs"}, statistics(), applied, command_line);
@@ -139,6 +159,7 @@ class ScatterCommand final : public Command {
   std::string procs_text_ = "100";
   std::string confidence_text_ = "0.99";
   RunOptionsText run_text_;
+  StreamText stream_text_;
 };
 
 }  // namespace

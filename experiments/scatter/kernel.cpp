@@ -1,15 +1,22 @@
 // The scattered-decomposition kernel: per replication, N_proc sums of n task
-// times, their maximum and their mean, in one pass with no allocation.
+// times, their maximum and their mean, in one pass with no allocation
+// (replication_scatter.hpp), on pcg64, the counter-based stream or a GPU.
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <limits>
+#include <memory>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/interrupt.hpp"
+#include "lbmc/engine/philox.hpp"
+#include "lbmc/exp/device_kernels.hpp"
 #include "lbmc/exp/scatter.hpp"
+#include "replication_scatter.hpp"
 
 namespace lbmc::exp {
 
@@ -31,9 +38,10 @@ struct ScatterKernel {
   // this path did not exist (a look inside it moved its sum to memory). The
   // generator and the sampler are local copies, which no store can alias:
   // through the references, gamma's draws took 3x as long here.
-  [[gnu::noinline]] double polled_sum(engine::Generator& gen) const {
-    engine::Generator local = gen;
-    const Sampler draw = sampler;
+  template <class Draw, class Gen>
+  [[gnu::noinline]] double polled_sum(const Draw& sampler_copy, Gen& gen) const {
+    Gen local = gen;
+    const Draw draw = sampler_copy;
     double t = 0.0;
     for (engine::PolledSpans s(tasks); s.next();) {
       for (std::int64_t i = s.first; i < s.last; ++i) t += draw(local);
@@ -42,28 +50,27 @@ struct ScatterKernel {
     return t;
   }
 
-  void run(engine::Generator& gen, std::int64_t count, Accumulator& acc) const {
+  // On the counter-based stream the task times are drawn by the sampler's
+  // portable form (the source a GPU runs), a stream per replication.
+  template <engine::UniformWords Gen>
+    requires std::same_as<Gen, engine::Generator> || requires(const Sampler& s) { s.portable(); }
+  void run(Gen& gen, std::int64_t count, Accumulator& acc) const {
     acc.l_values.reserve(static_cast<std::size_t>(count));
     acc.l_obs_values.reserve(static_cast<std::size_t>(count));
-    const double inv_procs = 1.0 / static_cast<double>(procs);
     // One replication may be endless (n·N_proc = 1e18): a stop is looked for
     // every kInterruptPollSpan draws or so, between processors or within one.
     const std::int64_t procs_per_look = std::max<std::int64_t>(1, engine::kInterruptPollSpan / tasks);
     // Local copies of the generator and the sampler, which no store can
     // alias (through the references the state is reloaded for every draw).
-    engine::Generator local = gen;
-    const Sampler draw = sampler;
+    Gen local = gen;
+    const auto draw = dist::sampler_for<Gen>(sampler);
     for (std::int64_t r = 0; r < count; ++r) {
       double slowest = -std::numeric_limits<double>::infinity();
       double total = 0.0;
       std::int64_t procs_until_look = procs_per_look;
       for (std::int64_t p = 0; p < procs; ++p) {
-        double t = 0.0;
-        if (tasks > engine::kInterruptPollSpan) {
-          t = polled_sum(local);
-        } else {
-          for (std::int64_t i = 0; i < tasks; ++i) t += draw(local);
-        }
+        const double t =
+            tasks > engine::kInterruptPollSpan ? polled_sum(draw, local) : processor_time(draw, local, tasks);
         slowest = std::max(slowest, t);
         total += t;
         if (--procs_until_look == 0) {
@@ -71,16 +78,33 @@ struct ScatterKernel {
           engine::throw_if_interrupted();
         }
       }
-      const double observed = total * inv_procs;
-      // Salmon: l = (t_slowest − m_proc)/m_proc; l_obs uses the observed mean.
-      const double l = (slowest - m_proc) / m_proc;
-      const double l_obs = (slowest - observed) / observed;
-      acc.l.add(l);
-      acc.l_obs.add(l_obs);
-      acc.l_values.add(l);
-      acc.l_obs_values.add(l_obs);
+      add(scatter_values(slowest, total, procs, m_proc), acc);
+      engine::next_replication(local);
     }
     gen = local;
+  }
+
+  static void add(const ScatterValues& values, Accumulator& acc) {
+    acc.l.add(values.l);
+    acc.l_obs.add(values.l_obs);
+    acc.l_values.add(values.l);
+    acc.l_obs_values.add(values.l_obs);
+  }
+
+  // On a GPU (device.hpp): each replication's l and l_obs as run() computes
+  // them (replication_scatter.hpp), added to a block's accumulator in order.
+  std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const
+    requires requires { sampler.portable(); }
+  {
+    return device_scatter(sampler.portable(), tasks, procs, m_proc, plan);
+  }
+  void fold(std::span<const double> values, Accumulator& acc) const {
+    const std::size_t reps = values.size() / kDeviceScatterValues;
+    acc.l_values.reserve(reps);
+    acc.l_obs_values.reserve(reps);
+    for (std::size_t r = 0; r < reps; ++r) {
+      add({values[kDeviceScatterValues * r], values[kDeviceScatterValues * r + 1]}, acc);
+    }
   }
 };
 

@@ -14,6 +14,8 @@
 
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/cluster.hpp"
+#include "lbmc/engine/cuda_device.hpp"
+#include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/lists.hpp"
 #include "lbmc/engine/memory_limit.hpp"
 #include "lbmc/engine/quantile_store.hpp"
@@ -319,6 +321,26 @@ void require_counter_stream_laws(const std::vector<dist::LoadLaw>& laws, const c
       throw InputError(fmt::format("{}: '{}' does not draw from the counter-based stream (laws that do: {})", option,
                                    dist::to_spec(law), dist::counter_stream_laws()));
     }
+  }
+}
+
+void require_device(const std::vector<std::int64_t>& draws, const char* draws_name,
+                    const std::function<std::size_t(std::int64_t)>& device_bytes) {
+  std::size_t bytes = 0;
+  for (const std::int64_t n : draws) {
+    if (n > engine::kInterruptPollSpan) {
+      throw InputError(fmt::format("--device cuda: {} {} is more than {}, the most draws a GPU thread makes for one "
+                                   "replication",
+                                   draws_name, n, engine::kInterruptPollSpan));
+    }
+    bytes = std::max(bytes, device_bytes(n));
+  }
+  engine::cuda::select_device();
+  const std::size_t free = engine::cuda::free_memory();
+  if (bytes > free) {
+    throw InputError(fmt::format("--device cuda: the run needs an estimated {} of device memory, {} free",
+                                 engine::format_memory_size(static_cast<double>(bytes)),
+                                 engine::format_memory_size(static_cast<double>(free))));
   }
 }
 

@@ -1,6 +1,7 @@
 // Stored command lines, run again with their state.
 #include "lbmc/exp/stored_run.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
@@ -48,7 +49,39 @@ std::vector<std::string> with_option(std::vector<std::string> arguments, const s
   return arguments;
 }
 
+namespace {
+
+// The value of `option` in `arguments` ("--option value" or "--option=value",
+// the last one given), or empty.
+std::string option_value(const std::vector<std::string>& arguments, const std::string& option) {
+  std::string value;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == option && i + 1 < arguments.size()) value = arguments[i + 1];
+    if (arguments[i].rfind(option + "=", 0) == 0) value = arguments[i].substr(option.size() + 1);
+  }
+  return value;
+}
+
+}  // namespace
+
 std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides) {
+  if (!overrides.device.empty()) {
+    const std::vector<CommandSpec> commands = describe_commands();
+    const auto stored = std::find_if(commands.begin(), commands.end(),
+                                     [&](const CommandSpec& c) { return c.name == arguments.front(); });
+    if (stored == commands.end() || std::none_of(stored->options.begin(), stored->options.end(),
+                                                 [](const OptionSpec& o) { return o.name == "--device"; })) {
+      throw engine::InputError(fmt::format("--device: the stored run, {}, runs on the CPU only", arguments.front()));
+    }
+    // The stored stream, as check_stream reads it: --rng, else philox on a GPU.
+    std::string rng = option_value(arguments, "--rng");
+    if (rng.empty()) rng = option_value(arguments, "--device") == "cuda" ? "philox" : "pcg64";
+    if (overrides.device == "cuda" && rng == "pcg64") {
+      throw engine::InputError("--device cuda: the stored run draws from pcg64, and a GPU draws from philox");
+    }
+    arguments = with_option(std::move(arguments), "--device", overrides.device);
+    arguments = with_option(std::move(arguments), "--rng", rng);
+  }
   arguments = with_option(std::move(arguments), "--threads", overrides.threads);
   arguments = with_option(std::move(arguments), "--csv", overrides.csv);
   arguments = with_option(std::move(arguments), "--json", overrides.json);
@@ -66,6 +99,11 @@ void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored) {
   app.add_option("--csv", overrides.csv, "write tidy CSV to FILE, or - for stdout" + by_default);
   app.add_option("--json", overrides.json, "write JSON (rows and run metadata) to FILE, or - for stdout" + by_default);
   app.add_option("--progress", overrides.progress, "progress on stderr: auto|always|never");
+  if (stored) {
+    app.add_option("--device", overrides.device,
+                   "cpu or cuda: where the replications still to run go (the same bytes on either; the run keeps its "
+                   "stream) (default: as stored)");
+  }
   app.add_flag("--quiet", overrides.quiet,
                "no seed, timing or progress lines on stderr (notes of references left out stay)");
 }

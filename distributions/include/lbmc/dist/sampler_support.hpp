@@ -11,6 +11,7 @@
 //   table samplers' tails) receive it through detail::with_generator_copy.
 // - draw_integer: an integer law's variate as an integer, for the kernels
 //   that sum or compare integer loads exactly.
+// - sampler_for: the form of a sampler a stream draws with.
 #pragma once
 
 #include <concepts>
@@ -46,6 +47,17 @@ namespace lbmc::dist {
 //! a multiplication and a store-to-load), else its double converted. Either
 //! way the same outputs are consumed and the value is
 //! static_cast<std::int64_t>(sampler(gen)).
+//! The form of `sampler` that draws from a Gen: the sampler itself on pcg64,
+//! its portable() form (the source a GPU runs) on any other stream.
+template <class Gen, class Sampler>
+auto sampler_for(const Sampler& sampler) {
+  if constexpr (std::same_as<Gen, engine::Generator>) {
+    return sampler;
+  } else {
+    return sampler.portable();
+  }
+}
+
 template <class Sampler, class Gen>
 std::int64_t draw_integer(const Sampler& sampler, Gen& gen) {
   if constexpr (requires { { sampler.integer(gen) } -> std::same_as<std::int64_t>; }) {

@@ -7,9 +7,10 @@
 //     std::unique_ptr<DeviceReplications> on_device(const DeviceLaunchPlan&) const;
 //     void fold(std::span<const double> values, Accumulator&) const;
 //   on_device() prepares the device (tables, buffers); fold() turns one
-//   block's values, in replication order, into the block's accumulator
-//   exactly as run() would have, so that the host's reduction, stopping
-//   rules, checkpoints and MPI are those of a CPU run.
+//   block's values (values_per_replication() a replication, in replication
+//   order) into the block's accumulator exactly as run() would have, so that
+//   the host's reduction, stopping rules, checkpoints and MPI are those of a
+//   CPU run.
 // - The driver (driver.hpp, run_blocks_on_device) launches ranges of blocks
 //   into two slots in turn: while the device computes one range, the host
 //   folds the other.
@@ -41,11 +42,14 @@ class DeviceReplications {
   virtual ~DeviceReplications() = default;
   //! The most blocks one launch takes.
   virtual std::int64_t blocks_per_launch() const = 0;
+  //! The values each replication leaves, side by side.
+  virtual std::int64_t values_per_replication() const = 0;
   //! Starts computing blocks [first, last) into `slot` (0 or 1), without
   //! waiting; last - first <= blocks_per_launch().
   virtual void launch(int slot, std::int64_t first, std::int64_t last) = 0;
-  //! Waits for `slot`'s launch: its values, block b's replication r at
-  //! (b - first)·block_reps + r. Valid until the slot's next launch.
+  //! Waits for `slot`'s launch: its values, block b's replication r from
+  //! ((b - first)·block_reps + r)·values_per_replication() on. Valid until
+  //! the slot's next launch.
   virtual std::span<const double> collect(int slot) = 0;
 };
 

@@ -189,6 +189,7 @@ void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_
   const std::unique_ptr<DeviceReplications> device =
       kernel.on_device({plan.seed, plan.block_reps, reps_limit, last - first});
   const std::int64_t per_launch = device->blocks_per_launch();
+  const std::int64_t stride = device->values_per_replication();
   const auto range_end = [&](std::int64_t begin) { return std::min(last, begin + per_launch); };
   Embedding* const embedding = current_embedding();  // the fold threads' too
   device->launch(0, first, range_end(first));
@@ -210,8 +211,8 @@ void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_
         try {
           const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
           auto acc = kernel.make_accumulator();
-          kernel.fold(values.subspan(static_cast<std::size_t>((b - begin) * plan.block_reps),
-                                     static_cast<std::size_t>(size)),
+          kernel.fold(values.subspan(static_cast<std::size_t>((b - begin) * plan.block_reps * stride),
+                                     static_cast<std::size_t>(size * stride)),
                       acc);
           reduction.add({0, b}, std::move(acc));
           folded += size;

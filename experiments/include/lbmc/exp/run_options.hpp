@@ -56,6 +56,12 @@ std::pair<engine::Stream, engine::Device> check_stream(const StreamText& text);
 //! Under --rng philox (or --device cuda, the `option` named): throws
 //! InputError for a law whose sampler does not take the counter-based stream.
 void require_counter_stream_laws(const std::vector<dist::LoadLaw>& laws, const char* option);
+//! --device cuda: throws InputError unless this process has a device, each
+//! point's draws a replication (`draws`, named `draws_name`, e.g. "--n") are
+//! within one GPU thread's replication (engine::kInterruptPollSpan) and the
+//! device memory the widest point needs, device_bytes(draws), is free.
+void require_device(const std::vector<std::int64_t>& draws, const char* draws_name,
+                    const std::function<std::size_t(std::int64_t)>& device_bytes);
 
 //! The common options, checked: the engine's plan (seed, replications,
 //! stopping rule, threads, progress) and how results are judged and written.

@@ -23,18 +23,21 @@ std::vector<std::string> with_option(std::vector<std::string> arguments, const s
                                      const std::string& value);
 
 //! The options a stored run may take anew, none of which changes a byte of
-//! its results: --threads, --csv, --json, --progress (each when not empty)
-//! and --quiet (when set).
+//! its results: --threads, --csv, --json, --progress, --device (each when not
+//! empty) and --quiet (when set). A new --device keeps the stored run's
+//! stream: --rng is set to it (philox for a run on a GPU without --rng).
 struct StoredRunOverrides {
   std::string threads;
   std::string csv;
   std::string json;
   std::string progress;
+  std::string device;
   bool quiet = false;
 };
 std::vector<std::string> with_overrides(std::vector<std::string> arguments, const StoredRunOverrides& overrides);
 //! Declares --threads, --csv, --json, --progress and --quiet into
-//! `overrides`; `stored`: the outputs default to the stored run's.
+//! `overrides`; `stored` (a stored run goes on): the outputs default to the
+//! stored run's, and --device is declared too.
 void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored);
 
 //! The state file at `path` (engine::read_run_state); throws InputError
