@@ -1,7 +1,8 @@
 // draw_integer: an integer law's variates as integers, equal to the
 // sampler's doubles and drawn from the same generator outputs, on every
 // path of the table samplers (the table, both tails, rejection, a point
-// mass) and through the fallback of the samplers without an integer().
+// mass), of the geometric and negative binomial samplers, and through the
+// fallback of the samplers without an integer().
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -26,6 +27,11 @@ void check_same_draws(const Sampler& sampler, std::uint64_t seed) {
   }
 }
 
+// A sampler of integer values without an integer().
+struct WholeOutputs {
+  double operator()(engine::Generator& gen) const { return static_cast<double>(gen() >> 20); }
+};
+
 }  // namespace
 
 TEST_SUITE("fast") {
@@ -42,7 +48,14 @@ TEST_SUITE("fast") {
     check_same_draws(dist::BinomialSampler({300, 0.3}, rejection), 7);
     check_same_draws(dist::BinomialSampler({10, 1.0}), 8);
     check_same_draws(dist::BinomialSampler({std::int64_t{1} << 40, 0.999}), 9);
-    // No integer() of its own: the double, converted.
     check_same_draws(dist::GeometricSampler({0.3}), 10);
+    check_same_draws(dist::GeometricSampler({1e-10}), 11);  // values near 1e10
+    check_same_draws(dist::GeometricSampler({1.0}), 12);    // the point 1
+    check_same_draws(dist::NegBinomialSampler({3.0, 0.4}), 13);
+    check_same_draws(dist::NegBinomialSampler({0.05, 0.02}), 14);  // a long upper tail
+    check_same_draws(dist::NegBinomialSampler({1e4, 0.01}), 15);   // block rejection
+    check_same_draws(dist::NegBinomialSampler({2.0, 1.0}), 16);    // the point 0
+    // No integer() of its own: the double, converted.
+    check_same_draws(WholeOutputs{}, 17);
   }
 }
