@@ -611,23 +611,28 @@ TEST_SUITE("fast") {
     check_cells(u, {{0, 0}, {kTop / 8 - 1, 0}, {kTop / 8, 1}, {5 * (kTop / 8) - 1, 1}, {5 * (kTop / 8), 2},
                     {kTop - 1, 2}});
     // Many cells, some of zero mass: locate agrees with a linear search and
-    // finds every threshold, with 2048 and 2^18 buckets and through the
-    // bisection of buckets that hold many thresholds.
+    // finds every threshold, with guides of 1024 to 2^18 buckets and through
+    // the bisection of buckets that hold many thresholds.
     engine::Generator gen = engine::block_generator(3, 3);
-    // Flat masses (1000 and 100000 cells), and 300 cells of masses 2^-min(j,
-    // 299-j), whose tails crowd into the first and last buckets.
-    for (const std::size_t cells : {std::size_t{1000}, std::size_t{100'000}, std::size_t{300}}) {
+    // Flat masses (1000 and 100000 cells), 300 cells of masses 2^-min(j,
+    // 299-j), whose tails crowd into the first and last buckets, and a bell
+    // of sd 500 at cell 15000 of 20001, a wide table whose guide has fewer
+    // buckets than 2 (cells + 2).
+    for (const std::size_t cells : {std::size_t{1000}, std::size_t{100'000}, std::size_t{300}, std::size_t{20'001}}) {
       CAPTURE(cells);
       std::vector<double> probs(cells);
       for (std::size_t j = 0; j < probs.size(); ++j) {
-        probs[j] = cells == 300 ? std::ldexp(1.0, -static_cast<int>(std::min(j, cells - 1 - j)))
-                   : (j % 7 == 3) ? 0.0
-                                  : 1.0 + static_cast<double>(j % 13);
+        const double z = (static_cast<double>(j) - 15000.0) / 500.0;
+        probs[j] = cells == 20'001 ? std::exp(-z * z / 2.0)
+                   : cells == 300  ? std::ldexp(1.0, -static_cast<int>(std::min(j, cells - 1 - j)))
+                   : (j % 7 == 3)  ? 0.0
+                                   : 1.0 + static_cast<double>(j % 13);
       }
       double total = 0.0;
       for (double p : probs) total += p;
       for (double& p : probs) p /= total;
       const dist::InversionTable w(0.0, probs, 0.0, 0.0);
+      if (cells == 20'001) CHECK(w.buckets() < std::bit_ceil(2 * (cells + 2)));
       const auto& thr = w.thresholds();
       for (int k = 0; k < 100'000; ++k) {
         const std::uint64_t x = gen() >> 1;

@@ -67,6 +67,21 @@ std::size_t InversionTable::bisect(std::size_t i, std::size_t bucket, std::uint6
   return static_cast<std::size_t>(std::upper_bound(thr + i, thr + guide_[bucket + 1] + 1, u) - thr);
 }
 
+double InversionTable::bisected_share(std::size_t buckets) const noexcept {
+  // A draw u of bucket g is bisected when u >= the third threshold from the
+  // bucket's first cell (locate's two steps end there), if that lies in g.
+  const unsigned shift = static_cast<unsigned>(63 - std::countr_zero(buckets));
+  std::uint64_t bisected = 0;
+  std::size_t i = 0;
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::uint64_t start = static_cast<std::uint64_t>(g) << shift;
+    const std::uint64_t end = start + (std::uint64_t{1} << shift);
+    while (thresholds_[i] <= start) ++i;
+    if (i + 2 <= n_ + 1 && thresholds_[i + 2] < end) bisected += end - thresholds_[i + 2];
+  }
+  return std::ldexp(static_cast<double>(bisected), -63);
+}
+
 void InversionTable::build_guide() {
   // Guide (Chen & Asau 1974; see the header): guide[g] = the first cell whose
   // threshold exceeds the bucket start g·2^shift, and guide[buckets] = n + 1,
@@ -74,7 +89,9 @@ void InversionTable::build_guide() {
   // the cell found is the same.
   // (Binomial(4096, 1/2): 1024 buckets mispredict a branch on 1.5% more of
   // its draws than 4096 did, 2048 would on 0.5% more with twice the guide.)
-  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 1024));
+  const std::size_t most = std::bit_ceil(std::max<std::size_t>(2 * (n_ + 2), 1024));
+  std::size_t buckets = 1024;
+  while (buckets < most && bisected_share(buckets) > kMostBisected) buckets *= 2;
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
   guide_.resize(buckets + 1);
   std::size_t i = 0;

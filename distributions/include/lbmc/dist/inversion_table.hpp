@@ -9,7 +9,11 @@
 // 0.3 and 3.2 KiB of thresholds: a quarter of the 16 KiB guides of 4096
 // buckets, so that less of L1 is needed when other work shares it. A bucket
 // holding more than two thresholds (in the tails) is bisected up to the next
-// bucket's first cell. The cell found is the same for any guide.
+// bucket's first cell. A wide table gets fewer buckets, as long as at most
+// 2^-8 of the draws are bisected: every bucket is drawn from, while most of
+// such a table's cells hardly ever are (NegBinomial(1000, 0.01): 121 000
+// cells, 131 072 buckets where 2 (cells + 2) would give 262 144, a guide of
+// 512 KiB instead of 1 MiB). The cell found is the same for any guide.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +53,8 @@ class InversionTable {
   double below() const noexcept { return below_; }
   //! P(X > lo + n - 1), as given.
   double above() const noexcept { return above_; }
+  //! The guide's buckets (a power of two, at least 1024).
+  std::size_t buckets() const noexcept { return guide_.size() - 1; }
   //! thresholds[i] = 2^63 · P(cell < i+1), quantized; thresholds[n+1] = 2^63.
   const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
 
@@ -58,6 +64,9 @@ class InversionTable {
   // bisection up to the next bucket's first cell, whose threshold exceeds
   // every u of this bucket. Out of line: it keeps locate small.
   [[gnu::noinline, gnu::cold]] std::size_t bisect(std::size_t i, std::size_t bucket, std::uint64_t u) const noexcept;
+  // The share of draws (of 2^63) that a guide of `buckets` buckets would bisect.
+  double bisected_share(std::size_t buckets) const noexcept;
+  static constexpr double kMostBisected = 0x1p-8;
 
   double lo_ = 0.0;
   double below_ = 0.0;
