@@ -7,8 +7,8 @@
 #     after its own floor; the median and the 10th and 90th percentiles
 #   --quick: 7 runs of about 0.1 s
 #   --only KERNEL: only the rows of KERNEL (rng, maxload, maxshift, philox,
-#     sampler, compare, assign, direct-max, python, scaling), e.g. to check a change in a
-#     minute: scripts/bench.sh --quick --only maxload
+#     sampler, compare, assign, direct-max, device-fold, python, scaling), e.g. to check
+#     a change in a minute: scripts/bench.sh --quick --only maxload
 #   --busy: every timed process (lbmc, its floor, the peer) shares cpu 0
 #     with bench/cache_sweeper, which refills the caches with its own lines
 #     between their time slices: speed on a host shared with other work.
@@ -32,7 +32,7 @@ usage() {
 }
 
 quick=0 checkpoints=0 busy=0 only=""
-kernels="rng maxload maxshift philox sampler compare assign direct-max python scaling"
+kernels="rng maxload maxshift philox sampler compare assign direct-max device-fold python scaling"
 while (($#)); do
   case "$1" in
     --quick) quick=1 ;;
@@ -508,6 +508,31 @@ if want direct-max && ((have_method)); then
     done
   done
   printf '%s\n' "${vs_brute[@]}"
+fi
+
+# ------------------------------------------------------------ device-fold ---
+
+# The host's side of a GPU run (bench/device_fold.cpp): maxload --device cuda
+# at n = 1024 hands the host 2^24 maxima in blocks of 64, each folded into an
+# accumulator and the block reduction, then sorted for the quantiles; here
+# from a stand-in device whose values are ready, in ns a replication, at 1
+# to all threads (lbmc_ns_per_variate: the loop; device-fold-store: the sort).
+fold_bin="$(dirname "$lbmc")/device_fold"
+if want device-fold && ((!busy)) && cmake --build "$(dirname "$lbmc")" --target device_fold >/dev/null 2>&1; then
+  fold_reps=$((quick ? 1 << 22 : 1 << 24))
+  for ((t = 1; t <= threads_max; t++)); do
+    log "device-fold threads=$t: $runs runs of $fold_reps replications"
+    loops=() stores=()
+    for ((i = 0; i < runs; i++)); do
+      read -r loop store <<<"$("$fold_bin" "$fold_reps" "$t")"
+      loops+=("$loop") stores+=("$store")
+    done
+    case_name="$fold_reps maxima in blocks of 64"
+    row device-fold "$case_name" "$(median "${loops[@]}")" "$(percentile 10 "${loops[@]}")" \
+      "$(percentile 90 "${loops[@]}")" "" "" "" "" "" "" "$t"
+    row device-fold-store "$case_name" "$(median "${stores[@]}")" "$(percentile 10 "${stores[@]}")" \
+      "$(percentile 90 "${stores[@]}")" "" "" "" "" "" "" "$t"
+  done
 fi
 
 # ----------------------------------------------------------------- python ---

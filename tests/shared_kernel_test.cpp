@@ -20,6 +20,7 @@
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/philox.hpp"
+#include "lbmc/engine/run_journal.hpp"
 #include "lbmc/exp/maxload.hpp"
 #include "lbmc/exp/maxshift.hpp"
 #include "lbmc/exp/scatter.hpp"
@@ -350,6 +351,35 @@ TEST_SUITE("fast") {
         CHECK(cpu_report.reps > 200);
         CHECK(engine::to_bytes(open_device) == engine::to_bytes(open_cpu));
       }
+    }
+  }
+
+  TEST_CASE("shared kernel: blocks a restored run holds are skipped on the device path - the bytes of the CPU's run") {
+    const dist::PortableNormal draw = dist::NormalSampler(dist::Normal{1, 2}).portable();
+    for (const int threads : {1, 2}) {
+      engine::RunPlan plan = engine::RunPlan::fixed(9, 1000, threads);
+      plan.block_reps = 64;  // 16 blocks, the last one short
+      plan.stream = engine::Stream::philox;
+      const MaximaKernel kernel{draw, 32, 3};  // 3 blocks a launch
+      exp::MaxLoadSample on_cpu;
+      engine::run_replications(plan, kernel, on_cpu);
+      // A state at boundary 0 that holds blocks 0, 2, 5, 9 and 15 (the short
+      // one): scattered through the launches' ranges and the threads' shares.
+      engine::CallState call;
+      call.identity = {plan.seed, plan.reps, plan.max_reps, plan.block_reps, plan.target_rse};
+      for (const std::int64_t block : {0, 2, 5, 9, 15}) {
+        exp::MaxLoadSample acc;
+        engine::run_block_on_philox(kernel, plan.seed, static_cast<std::uint64_t>(block),
+                                    engine::block_size(block, plan.block_reps, plan.reps), acc);
+        call.nodes.push_back({0, block, engine::to_bytes(acc)});
+      }
+      engine::RunJournal::get().restore(engine::RunState{{}, {}, {call}, {}});
+      plan.device = engine::Device::cuda;
+      exp::MaxLoadSample on_device;
+      const engine::RunReport report = engine::run_replications(plan, kernel, on_device);
+      engine::RunJournal::get().reset();
+      CHECK(report.reps == 1000);
+      CHECK(engine::to_bytes(on_device) == engine::to_bytes(on_cpu));
     }
   }
 }

@@ -179,7 +179,11 @@ concept RunsOnDevice = requires(const Kernel& kernel, const DeviceLaunchPlan& pl
 //! run_blocks (below) on the device: ranges of blocks are launched into two
 //! slots in turn, and while the device computes one range, the host's
 //! threads fold the other's blocks into the reduction, each as kernel.run()
-//! would have built it. A stop is looked for between ranges.
+//! would have built it. A stop is looked for between ranges. A block's fold
+//! is short, so each thread folds a contiguous share of the range into a
+//! reduction of its own and hands the shared one only the subtrees left at
+//! its share's edges: the same merges (the tree is fixed by the block
+//! indices), without a lock taken per block.
 template <class Kernel>
 void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
                           std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
@@ -199,27 +203,38 @@ void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_
     if (end < last && !interrupt_requested()) device->launch(slot ^ 1, end, range_end(end));
     const std::span<const double> values = device->collect(slot);
     if (interrupt_requested()) break;
+    std::vector<char> is_held(static_cast<std::size_t>(end - begin), 0);
+    held.for_each_node([&](NodeId id, const auto&) {
+      for (std::int64_t b = std::max(id.first(), begin); b < std::min(id.end(), end); ++b) is_held[b - begin] = 1;
+    });
     std::mutex failure_mutex;
     std::exception_ptr failure;
     std::int64_t folded = 0;
 #pragma omp parallel num_threads(plan.threads) reduction(+ : folded)
     {
       const EmbeddingScope scope(embedding);
-#pragma omp for schedule(static)
+      BlockReduction<typename Kernel::Accumulator> share;
+#pragma omp for schedule(static) nowait
       for (std::int64_t b = begin; b < end; ++b) {
-        if (held.holds(b)) continue;
+        if (is_held[static_cast<std::size_t>(b - begin)] != 0) continue;
         try {
           const std::int64_t size = block_size(b, plan.block_reps, reps_limit);
           auto acc = kernel.make_accumulator();
           kernel.fold(values.subspan(static_cast<std::size_t>((b - begin) * plan.block_reps * stride),
                                      static_cast<std::size_t>(size * stride)),
                       acc);
-          reduction.add({0, b}, std::move(acc));
+          share.add({0, b}, std::move(acc));
           folded += size;
         } catch (...) {
           const std::lock_guard lock(failure_mutex);
           if (!failure) failure = std::current_exception();
         }
+      }
+      try {
+        reduction.add(share.take_nodes());
+      } catch (...) {
+        const std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
       }
     }
     if (failure) std::rethrow_exception(failure);
