@@ -205,7 +205,9 @@ void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_
     if (interrupt_requested()) break;
     std::vector<char> is_held(static_cast<std::size_t>(end - begin), 0);
     held.for_each_node([&](NodeId id, const auto&) {
-      for (std::int64_t b = std::max(id.first(), begin); b < std::min(id.end(), end); ++b) is_held[b - begin] = 1;
+      for (std::int64_t b = std::max(id.first(), begin); b < std::min(id.end(), end); ++b) {
+        is_held[static_cast<std::size_t>(b - begin)] = 1;
+      }
     });
     std::mutex failure_mutex;
     std::exception_ptr failure;
