@@ -9,6 +9,7 @@
 // Usage: device_fold REPS THREADS [BLOCK_REPS]
 // Prints "loop_ns store_ns": nanoseconds a replication for the loop (the
 // folds and the reduction) and for the sort after it.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
