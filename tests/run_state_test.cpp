@@ -488,9 +488,12 @@ TEST_SUITE("statistical") {
 
   TEST_CASE("checkpoint: a background write that fails is exit 3 with one line naming the file - before any output") {
     // The folder goes away once the first checkpoint is there: a later
-    // write, in the background, cannot create its file.
+    // write, in the background, cannot create its file. It is renamed away,
+    // in one step, so that a write in flight cannot keep it in place.
     const fs::path dir = scratch() / "vanishing";
+    const fs::path gone = scratch() / "vanished";
     fs::remove_all(dir);
+    fs::remove_all(gone);
     fs::create_directories(dir);
     const fs::path state = dir / "run.state";
     const fs::path csv = scratch() / "vanishing.csv";
@@ -500,7 +503,8 @@ TEST_SUITE("statistical") {
                            " maxload --n 64 --method brute --reps 6e6 --seed 47 --quiet --threads 2 --csv " +
                            csv.string() + " --checkpoint " + state.string() + " --checkpoint-every 0 2>" +
                            err.string() + " & pid=$!; while [ ! -e " + state.string() +
-                           " ]; do sleep 0.01; done; rm -rf " + dir.string() + "; wait $pid");
+                           " ]; do sleep 0.01; done; mv " + dir.string() + " " + gone.string() +
+                           "; wait $pid; code=$?; rm -rf " + gone.string() + "; exit $code");
     CHECK(code == 3);
     const std::string message = slurp(err);
     CHECK(std::count(message.begin(), message.end(), '\n') == 1);
