@@ -648,6 +648,69 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("samplers: the value guide gives the table's cell wherever it settles a draw") {
+    constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+    engine::Generator gen = engine::block_generator(5, 1);
+    // Masses 2^-min(j, 299-j) (tails crowded into the end buckets), a table
+    // with cells of zero mass, and bells of sd 20 and 500.
+    const auto bell = [](std::size_t cells, double sd) {
+      std::vector<double> p(cells);
+      for (std::size_t j = 0; j < cells; ++j) {
+        const double z = (static_cast<double>(j) - static_cast<double>(cells / 2)) / sd;
+        p[j] = std::exp(-z * z / 2.0);
+      }
+      return p;
+    };
+    std::vector<double> crowded(300), holes(1000);
+    for (std::size_t j = 0; j < 300; ++j) crowded[j] = std::ldexp(1.0, -static_cast<int>(std::min(j, 299 - j)));
+    for (std::size_t j = 0; j < 1000; ++j) holes[j] = j % 97 == 3 ? 0.0 : 1.0 + static_cast<double>(j % 13);
+    for (std::vector<double> probs : {crowded, holes, bell(201, 20.0), bell(20'001, 500.0)}) {
+      CAPTURE(probs.size());
+      const double total = std::accumulate(probs.begin(), probs.end(), 0.0);
+      for (double& p : probs) p = p / total * (1.0 - 0x1p-20);
+      const dist::InversionTable table(0.0, probs, 0x1p-21, 0x1p-21);
+      // Values unrelated to the cells' indices; the tails marked -1.
+      std::vector<std::int64_t> values(table.size() + 2, -1);
+      for (std::size_t i = 1; i <= table.size(); ++i) values[i] = 7 + 3 * static_cast<std::int64_t>(i);
+      const dist::CellValueGuide guide(table, values);
+      if (probs.size() == 20'001) {
+        CHECK(guide.empty());  // two thresholds in most of 4096 buckets
+        continue;
+      }
+      REQUIRE_FALSE(guide.empty());
+      // 1000 cells about as wide as 1024 buckets need 4096.
+      CHECK(guide.buckets() == (probs.size() == 1000 ? 4096 : 1024));
+      int unsettled = 0;
+      constexpr int kDraws = 200'000;
+      for (int k = 0; k < kDraws; ++k) {
+        const std::uint64_t u = gen() >> 1;
+        const std::int64_t value = guide.value(u);
+        const std::int64_t expected = values[table.locate(u)];
+        if (value >= 0) {
+          REQUIRE(value == expected);
+        } else if (expected >= 0) {
+          ++unsettled;
+        }
+      }
+      // At most 2^-6 of the draws are left to the search: 4 se above.
+      CHECK(unsettled <= kDraws * 0x1p-6 + 4.0 * std::sqrt(kDraws * 0x1p-6));
+      // Every threshold below 2^63 and the u just below it.
+      const auto& thr = table.thresholds();
+      for (std::size_t j = 0; j + 1 < thr.size(); ++j) {
+        if (thr[j] == 0 || thr[j] >= kTop) continue;
+        for (const std::uint64_t u : {thr[j] - 1, thr[j]}) {
+          const std::int64_t value = guide.value(u);
+          if (value >= 0) REQUIRE(value == values[table.locate(u)]);
+        }
+      }
+    }
+    // The integer laws' tables of the benchmarks: 1024 buckets (12 KiB).
+    const dist::InversionTable poisson = dist::PoissonSampler({10.0}).table();
+    CHECK(dist::CellValueGuide(poisson, std::vector<std::int64_t>(poisson.size() + 2, 0)).buckets() == 1024);
+    const dist::InversionTable binomial = dist::BinomialSampler({4096, 0.5}).table();
+    CHECK(dist::CellValueGuide(binomial, std::vector<std::int64_t>(binomial.size() + 2, 0)).buckets() == 1024);
+  }
+
   TEST_CASE("samplers: Loader log-probabilities agree with 50-digit values") {
     // Reference: log-gamma in 50 digits (Boost.Math on cpp_bin_float_50); Boost's
     // double pdf is itself off by ~3e-6 relative at M = 2^53, Loader's is not.

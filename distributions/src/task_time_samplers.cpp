@@ -151,6 +151,15 @@ NegBinomialSampler::NegBinomialSampler(const NegBinomial& law) : law_(law) {
   }
   const double hi = static_cast<double>(probs.size() - 1);
   table_ = InversionTable(0.0, probs, 0.0, boost::math::cdf(boost::math::complement(d, hi)));
+  std::vector<std::int64_t> values(table_.size() + 2, -1);
+  for (std::size_t i = 1; i <= table_.size(); ++i) values[i] = static_cast<std::int64_t>(i - 1);
+  value_guide_ = CellValueGuide(table_, values);
+}
+
+double NegBinomialSampler::unsettled_variate(std::uint64_t u, engine::Generator& gen) const {
+  const std::size_t i = table_.locate(u);
+  if (i - 1 < table_.size()) return static_cast<double>(i - 1);
+  return upper_tail(gen);
 }
 
 double NegBinomialSampler::upper_tail(engine::Generator& gen) const {

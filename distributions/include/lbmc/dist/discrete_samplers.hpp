@@ -14,11 +14,13 @@
 // - All probabilities come from Loader's saddle-point formulas (log_pmf.hpp),
 //   not from Boost's cdf or quantile. Point masses (p in {0,1}, M = 0,
 //   lambda = 0) consume no randomness.
+// - A value guide (cell_value_guide.hpp) over the table hands back most
+//   draws' values from one bucket's cut; the tails, its unsettled buckets
+//   and tables too wide for it go through the table's search.
 // - integer() draws the same variate from the same outputs as an integer
 //   (draw_integer, sampler_support.hpp): the table's cell plus its base,
 //   without the round trip through double that an integer sum would pay.
-// - Reproducibility: the table path is integer compares and one addition (and
-//   a multiplication for binomials). The tail searches (std::exp) and the
+// - Reproducibility: the table path is integer compares and loads. The tail searches (std::exp) and the
 //   rejection samplers' final tests (std::log) call the C library; one whose
 //   last bit differs could flip one decision with a probability of order 1e-16.
 #pragma once
@@ -28,6 +30,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lbmc/dist/cell_value_guide.hpp"
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
@@ -98,6 +101,7 @@ class TableOrRejection {
     method_ = DiscreteMethod::table;
     cell_values_.assign(table_.size() + 2, kTailCell);
     for (std::size_t j = 0; j < table_.size(); ++j) cell_values_[j + 1] = first + step * static_cast<std::int64_t>(j);
+    value_guide_ = CellValueGuide(table_, cell_values_);
   }
 
  private:
@@ -113,18 +117,27 @@ class TableOrRejection {
   }
   // The cell's value is read, not computed: a load in place of the range
   // check, an addition and (binomial) a multiplication, which on the integer
-  // kernels' hot path compete with the generator's for the ALUs.
+  // kernels' hot path compete with the generator's for the ALUs. The value
+  // guide settles most draws; the rest, and every draw of a table too wide
+  // for it, take the table's search.
   std::int64_t table_variate(engine::Generator& gen) const {
-    const std::size_t i = table_.locate(gen() >> 1);
+    const std::uint64_t u = gen() >> 1;
+    const std::int64_t value = value_guide_.empty() ? cell_values_[table_.locate(u)] : value_guide_.value(u);
+    if (value >= 0) [[likely]] return value;
+    return with_generator_copy(gen, [this, u](engine::Generator& g) { return unsettled_variate(u, g); });
+  }
+  // A draw of a tail cell or of a bucket the value guide leaves unsettled.
+  [[gnu::noinline]] std::int64_t unsettled_variate(std::uint64_t u, engine::Generator& gen) const {
+    const std::size_t i = table_.locate(u);
     const std::int64_t value = cell_values_[i];
-    if (value != kTailCell) [[likely]] return value;
-    return static_cast<std::int64_t>(
-        with_generator_copy(gen, [this, i](engine::Generator& g) { return derived().tail(i != 0, g); }));
+    if (value != kTailCell) return value;
+    return static_cast<std::int64_t>(derived().tail(i != 0, gen));
   }
 
   // Both laws' values are >= 0; cells 0 and n + 1 (the tails) hold -1.
   static constexpr std::int64_t kTailCell = -1;
   std::vector<std::int64_t> cell_values_;  // value of each cell, kTailCell past the table
+  CellValueGuide value_guide_;             // over table_ and cell_values_
 };
 }  // namespace detail
 

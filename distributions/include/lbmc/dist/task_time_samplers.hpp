@@ -32,8 +32,9 @@
 //   P = 1 is the point 1 and draws nothing.
 // - Negative binomial(R, P), failures: inversion of a table of its masses
 //   with a Chen & Asau guide (InversionTable), over [0, hi] with P(X > hi) <=
-//   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P);
-//   beyond hi an exact sequential search on the conditional tail. When the
+//   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P),
+//   most draws settled by its value guide (cell_value_guide.hpp); beyond hi
+//   an exact sequential search on the conditional tail. When the
 //   table would pass 2^18 cells (2 MiB of thresholds; always from a mean of
 //   2^18): rejection from a hat constant on blocks (block_rejection.hpp),
 //   for every R and P the law table admits: log-concave for R >= 1
@@ -62,6 +63,7 @@
 #include <vector>
 
 #include "lbmc/dist/block_rejection.hpp"
+#include "lbmc/dist/cell_value_guide.hpp"
 #include "lbmc/dist/fixed_power.hpp"
 #include "lbmc/dist/gamma_ziggurat.hpp"
 #include "lbmc/dist/inversion_table.hpp"
@@ -259,17 +261,28 @@ class NegBinomialSampler {
   Value draw(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
     if (!table_.thresholds().empty()) [[likely]] {
-      const std::size_t i = table_.locate(gen() >> 1);
-      if (i - 1 < table_.size()) [[likely]] return static_cast<Value>(i - 1);
-      return static_cast<Value>(detail::with_generator_copy(gen, [this](engine::Generator& g) { return upper_tail(g); }));
+      const std::uint64_t u = gen() >> 1;
+      const std::int64_t value = value_guide_.empty() ? table_value(u) : value_guide_.value(u);
+      if (value >= 0) [[likely]] return static_cast<Value>(value);
+      return static_cast<Value>(
+          detail::with_generator_copy(gen, [this, u](engine::Generator& g) { return unsettled_variate(u, g); }));
     }
     if (blocks_) return static_cast<Value>((*blocks_)(gen));
     return 0;
   }
+  // The value of the table's cell of u, or -1 past the table (a table too
+  // wide for the value guide).
+  std::int64_t table_value(std::uint64_t u) const noexcept {
+    const std::size_t i = table_.locate(u);
+    return i - 1 < table_.size() ? static_cast<std::int64_t>(i - 1) : -1;
+  }
+  // cold: a draw the value guide leaves to the table's search, or the tail's.
+  double unsettled_variate(std::uint64_t u, engine::Generator& gen) const;
   double upper_tail(engine::Generator& gen) const;  // cold: conditional tail search
 
   NegBinomial law_;
   InversionTable table_;
+  CellValueGuide value_guide_;  // cell i + 1 holds the value i; the tails -1
   std::shared_ptr<const BlockRejection> blocks_;  // past 2^18 cells
 };
 

@@ -1,0 +1,65 @@
+// The one-cut guide: buckets, cuts and the unsettled cell.
+#include "lbmc/dist/cell_value_guide.hpp"
+
+#include <bit>
+#include <stdexcept>
+
+namespace lbmc::dist {
+
+namespace {
+
+constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+
+// The bucket [start, start + width) of a table's thresholds, from the first
+// cell i whose threshold exceeds start: whole (in cell i), cut once (cells i
+// and i + 1), or unsettled (two thresholds or more inside it).
+enum class BucketKind { whole, cut, unsettled };
+
+BucketKind kind_of(const std::vector<std::uint64_t>& thr, std::size_t i, std::uint64_t end) {
+  if (thr[i] >= end) return BucketKind::whole;
+  return thr[i + 1] >= end ? BucketKind::cut : BucketKind::unsettled;
+}
+
+// The share of the draws (of 2^63) that fall in unsettled buckets of a guide
+// with `buckets` buckets.
+double unsettled_share(const std::vector<std::uint64_t>& thr, std::size_t buckets) {
+  const unsigned shift = static_cast<unsigned>(63 - std::countr_zero(buckets));
+  std::size_t unsettled = 0;
+  std::size_t i = 0;
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::uint64_t start = static_cast<std::uint64_t>(g) << shift;
+    while (thr[i] <= start) ++i;
+    if (kind_of(thr, i, start + (std::uint64_t{1} << shift)) == BucketKind::unsettled) ++unsettled;
+  }
+  return static_cast<double>(unsettled) / static_cast<double>(buckets);
+}
+
+}  // namespace
+
+CellValueGuide::CellValueGuide(const InversionTable& table, const std::vector<std::int64_t>& values) {
+  const std::vector<std::uint64_t>& thr = table.thresholds();
+  const std::size_t n = table.size();
+  if (values.size() != n + 2) throw std::logic_error("cell value guide: one value a cell");
+  std::size_t buckets = 1024;
+  while (unsettled_share(thr, buckets) > kMostUnsettled) {
+    if (buckets == kMostBuckets) return;
+    buckets *= 2;
+  }
+  shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
+  values_ = values;
+  values_.push_back(-1);  // the unsettled cell, n + 2
+  cut_.resize(buckets);
+  first_.resize(buckets);
+  std::size_t i = 0;
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
+    while (thr[i] <= start) ++i;
+    switch (kind_of(thr, i, start + (std::uint64_t{1} << shift_))) {
+      case BucketKind::whole: cut_[g] = kTop, first_[g] = static_cast<std::uint32_t>(i); break;
+      case BucketKind::cut: cut_[g] = thr[i], first_[g] = static_cast<std::uint32_t>(i); break;
+      case BucketKind::unsettled: cut_[g] = kTop, first_[g] = static_cast<std::uint32_t>(n + 2); break;
+    }
+  }
+}
+
+}  // namespace lbmc::dist
