@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <stdexcept>
+#include <utility>
 
 namespace lbmc::dist {
 
@@ -46,20 +47,23 @@ CellValueGuide::CellValueGuide(const InversionTable& table, const std::vector<st
     buckets *= 2;
   }
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  values_ = values;
-  values_.push_back(-1);  // the unsettled cell, n + 2
-  cut_.resize(buckets);
-  first_.resize(buckets);
+  std::vector<std::int64_t> with_unsettled = values;
+  with_unsettled.push_back(-1);  // the unsettled cell, n + 2
+  std::vector<std::uint64_t> cut(buckets);
+  std::vector<std::uint32_t> first(buckets);
   std::size_t i = 0;
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
     while (thr[i] <= start) ++i;
     switch (kind_of(thr, i, start + (std::uint64_t{1} << shift_))) {
-      case BucketKind::whole: cut_[g] = kTop, first_[g] = static_cast<std::uint32_t>(i); break;
-      case BucketKind::cut: cut_[g] = thr[i], first_[g] = static_cast<std::uint32_t>(i); break;
-      case BucketKind::unsettled: cut_[g] = kTop, first_[g] = static_cast<std::uint32_t>(n + 2); break;
+      case BucketKind::whole: cut[g] = kTop, first[g] = static_cast<std::uint32_t>(i); break;
+      case BucketKind::cut: cut[g] = thr[i], first[g] = static_cast<std::uint32_t>(i); break;
+      case BucketKind::unsettled: cut[g] = kTop, first[g] = static_cast<std::uint32_t>(n + 2); break;
     }
   }
+  cut_ = SharedArray(std::move(cut));
+  first_ = SharedArray(std::move(first));
+  values_ = SharedArray(std::move(with_unsettled));
 }
 
 }  // namespace lbmc::dist

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -38,10 +39,11 @@ InversionTable::InversionTable(double lo, const std::vector<double>& probs, doub
         fmt::format("inversion table: probabilities sum to 1 {:+.3g}", -residue / kOne));
   }
   q[mode] += kTop - total;  // modular arithmetic: adds the signed residue
-  thresholds_.resize(n_ + 2);
-  thresholds_[0] = quantize(below);
-  for (std::size_t j = 0; j < n_; ++j) thresholds_[j + 1] = thresholds_[j] + q[j];
-  thresholds_[n_ + 1] = kTop;
+  std::vector<std::uint64_t> thresholds(n_ + 2);
+  thresholds[0] = quantize(below);
+  for (std::size_t j = 0; j < n_; ++j) thresholds[j + 1] = thresholds[j] + q[j];
+  thresholds[n_ + 1] = kTop;
+  thresholds_ = SharedArray(std::move(thresholds));
   build_guide();
 }
 
@@ -49,14 +51,15 @@ InversionTable::InversionTable(double lo, const std::vector<std::uint64_t>& widt
     : lo_(lo), n_(widths.size() < 3 ? 0 : widths.size() - 2) {
   constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
   if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
-  thresholds_.resize(n_ + 2);
+  std::vector<std::uint64_t> thresholds(n_ + 2);
   std::uint64_t sum = 0;
   for (std::size_t j = 0; j < n_ + 2; ++j) {
     if (widths[j] > kTop - sum) throw std::logic_error("inversion table widths exceed 2^63");
     sum += widths[j];
-    thresholds_[j] = sum;
+    thresholds[j] = sum;
   }
   if (sum != kTop) throw std::logic_error("inversion table widths do not sum to 2^63");
+  thresholds_ = SharedArray(std::move(thresholds));
   below_ = std::ldexp(static_cast<double>(widths.front()), -63);
   above_ = std::ldexp(static_cast<double>(widths.back()), -63);
   build_guide();
@@ -93,13 +96,14 @@ void InversionTable::build_guide() {
   std::size_t buckets = 1024;
   while (buckets < most && bisected_share(buckets) > kMostBisected) buckets *= 2;
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  guide_.resize(buckets + 1);
+  std::vector<std::uint32_t> guide(buckets + 1);
   std::size_t i = 0;
   for (std::size_t g = 0; g <= buckets; ++g) {
     const std::uint64_t start = g < buckets ? static_cast<std::uint64_t>(g) << shift_ : thresholds_[n_ + 1] - 1;
     while (thresholds_[i] <= start) ++i;
-    guide_[g] = static_cast<std::uint32_t>(i);
+    guide[g] = static_cast<std::uint32_t>(i);
   }
+  guide_ = SharedArray(std::move(guide));
 }
 
 }  // namespace lbmc::dist

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "lbmc/dist/inversion_table.hpp"
+#include "lbmc/dist/shared_array.hpp"
 
 namespace lbmc::dist {
 
@@ -56,9 +57,9 @@ class CellValueGuide {
   static constexpr std::size_t kMostBuckets = 4096;
 
   unsigned shift_ = 63;
-  std::vector<std::uint64_t> cut_;     // the first cell's threshold, or 2^63
-  std::vector<std::uint32_t> first_;   // the first cell, or the unsettled cell
-  std::vector<std::int64_t> values_;   // the cells' values, then the unsettled cell's (-1)
+  SharedArray<std::uint64_t> cut_;    // the first cell's threshold, or 2^63
+  SharedArray<std::uint32_t> first_;  // the first cell, or the unsettled cell
+  SharedArray<std::int64_t> values_;  // the cells' values, then the unsettled cell's (-1)
 };
 
 }  // namespace lbmc::dist

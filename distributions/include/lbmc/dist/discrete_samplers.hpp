@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lbmc/dist/cell_value_guide.hpp"
@@ -35,6 +36,7 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
 #include "lbmc/dist/sampler_support.hpp"
+#include "lbmc/dist/shared_array.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
@@ -99,9 +101,10 @@ class TableOrRejection {
   //! Selects the table and reads cell 1 + j as first + step·j.
   void use_table_values(std::int64_t first, std::int64_t step) {
     method_ = DiscreteMethod::table;
-    cell_values_.assign(table_.size() + 2, kTailCell);
-    for (std::size_t j = 0; j < table_.size(); ++j) cell_values_[j + 1] = first + step * static_cast<std::int64_t>(j);
-    value_guide_ = CellValueGuide(table_, cell_values_);
+    std::vector<std::int64_t> values(table_.size() + 2, kTailCell);
+    for (std::size_t j = 0; j < table_.size(); ++j) values[j + 1] = first + step * static_cast<std::int64_t>(j);
+    value_guide_ = CellValueGuide(table_, values);
+    cell_values_ = SharedArray(std::move(values));
   }
 
  private:
@@ -136,7 +139,7 @@ class TableOrRejection {
 
   // Both laws' values are >= 0; cells 0 and n + 1 (the tails) hold -1.
   static constexpr std::int64_t kTailCell = -1;
-  std::vector<std::int64_t> cell_values_;  // value of each cell, kTailCell past the table
+  SharedArray<std::int64_t> cell_values_;  // value of each cell, kTailCell past the table
   CellValueGuide value_guide_;             // over table_ and cell_values_
 };
 }  // namespace detail

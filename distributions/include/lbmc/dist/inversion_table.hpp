@@ -3,8 +3,9 @@
 // the table path of the Poisson and binomial samplers and of the direct
 // maximum of integer loads.
 //
-// The guide and the few thresholds next to the centre are the fast path's
-// data. With 2^k >= 2 (cells + 2) buckets, at least 1024, the guides of
+// The guide and the few thresholds next to the centre are the search's data
+// (the integer laws' samplers settle most draws with a value guide first,
+// cell_value_guide.hpp, and search the rest). With 2^k >= 2 (cells + 2) buckets, at least 1024, the guides of
 // Poisson(10) and Binomial(4096, 1/2) (36 and 399 cells) are 4 KiB, beside
 // 0.3 and 3.2 KiB of thresholds: a quarter of the 16 KiB guides of 4096
 // buckets, so that less of L1 is needed when other work shares it. A bucket
@@ -19,6 +20,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "lbmc/dist/shared_array.hpp"
 
 namespace lbmc::dist {
 
@@ -56,7 +59,7 @@ class InversionTable {
   //! The guide's buckets (a power of two, at least 1024).
   std::size_t buckets() const noexcept { return guide_.size() - 1; }
   //! thresholds[i] = 2^63 · P(cell < i+1), quantized; thresholds[n+1] = 2^63.
-  const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_; }
+  const std::vector<std::uint64_t>& thresholds() const noexcept { return thresholds_.vector(); }
 
  private:
   void build_guide();  // from thresholds_
@@ -73,8 +76,8 @@ class InversionTable {
   double above_ = 0.0;
   std::size_t n_ = 0;
   unsigned shift_ = 63;
-  std::vector<std::uint64_t> thresholds_;
-  std::vector<std::uint32_t> guide_;
+  SharedArray<std::uint64_t> thresholds_;  // shared by the table's copies
+  SharedArray<std::uint32_t> guide_;
 };
 
 }  // namespace lbmc::dist

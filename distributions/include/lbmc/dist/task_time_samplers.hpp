@@ -260,7 +260,7 @@ class NegBinomialSampler {
   template <class Value>
   Value draw(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
-    if (!table_.thresholds().empty()) [[likely]] {
+    if (table_.size() != 0) [[likely]] {
       const std::uint64_t u = gen() >> 1;
       const std::int64_t value = value_guide_.empty() ? table_value(u) : value_guide_.value(u);
       if (value >= 0) [[likely]] return static_cast<Value>(value);
