@@ -7,9 +7,9 @@
 //   side by side: the cell of u is first + (u >= cut) whenever the bucket
 //   holds at most one threshold. A draw takes two independent loads and a
 //   compare, then one load of the cell's value, where InversionTable::locate
-//   chains the guide, two or three thresholds and the value: a shorter chain
-//   of loads, so that more draws are in flight when another thread shares
-//   the core.
+//   chains the guide, two or three thresholds and the value: 0.80-0.88 of
+//   the time of the Poisson and binomial maxload and maxshift kernels
+//   (bench/RESULTS.md).
 // - A bucket holding two thresholds or more (in the tails) points at an
 //   extra cell whose value, like the tails', is negative: the caller then
 //   takes the table's exact search. k is the least that leaves at most 2^-6

@@ -20,9 +20,10 @@
 // - integer() draws the same variate from the same outputs as an integer
 //   (draw_integer, sampler_support.hpp): the table's cell plus its base,
 //   without the round trip through double that an integer sum would pay.
-// - Reproducibility: the table path is integer compares and loads. The tail searches (std::exp) and the
-//   rejection samplers' final tests (std::log) call the C library; one whose
-//   last bit differs could flip one decision with a probability of order 1e-16.
+// - Reproducibility: the table path is integer compares and loads. The tail
+//   searches (std::exp) and the rejection samplers' final tests (std::log)
+//   call the C library; one whose last bit differs could flip one decision
+//   with a probability of order 1e-16.
 #pragma once
 
 #include <cmath>

@@ -5,10 +5,10 @@
 //
 // The guide and the few thresholds next to the centre are the search's data
 // (the integer laws' samplers settle most draws with a value guide first,
-// cell_value_guide.hpp, and search the rest). With 2^k >= 2 (cells + 2) buckets, at least 1024, the guides of
-// Poisson(10) and Binomial(4096, 1/2) (36 and 399 cells) are 4 KiB, beside
-// 0.3 and 3.2 KiB of thresholds: a quarter of the 16 KiB guides of 4096
-// buckets, so that less of L1 is needed when other work shares it. A bucket
+// cell_value_guide.hpp, and search the rest). With 2^k >= 2 (cells + 2)
+// buckets, at least 1024, the guides of Poisson(10) and Binomial(4096, 1/2)
+// (36 and 399 cells) are 4 KiB, beside 0.3 and 3.2 KiB of thresholds: a
+// quarter of the 16 KiB guides of 4096 buckets. A bucket
 // holding more than two thresholds (in the tails) is bisected up to the next
 // bucket's first cell. A wide table gets fewer buckets, as long as at most
 // 2^-8 of the draws are bisected: every bucket is drawn from, while most of

@@ -5,9 +5,8 @@
 //   store can alias), so a sampler's tables must be cheap to copy: a table
 //   of a wide law (NegBinomial(1000, 0.01): 1.5 MiB) copied for every block
 //   of 2^16 variates took 9-11 % of `maxload --method brute --n 1024` in
-//   memcpy. The array is built once and
-//   shared by reference count; the hot path reads it through a plain
-//   pointer, as it read a vector's.
+//   memcpy. The array is built once and shared by reference count; the hot
+//   path reads it through a plain pointer, as it read a vector's.
 #pragma once
 
 #include <cstddef>
