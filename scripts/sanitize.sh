@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the asan preset (build/asan: -O1 -g1 with AddressSanitizer
+# Builds the asan preset (build/asan, flags in CMakePresets.json: AddressSanitizer
 # and UndefinedBehaviorSanitizer) and runs the `fast` tests under it; any
 # sanitizer finding (memory error, leak, undefined behaviour) fails the test
 # that ran into it. Arguments go to ctest.
