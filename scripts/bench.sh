@@ -392,7 +392,7 @@ done
 # the same runs on pcg64, timed in turn: the peer column holds pcg64's ns per
 # variate and speedup_vs_peer is pcg64/philox (>= 0.77: within 1.3x).
 if want philox && [[ "$("$lbmc" maxload --help 2>/dev/null)" == *--rng* ]]; then
-  for law in "normal:0,1" "exponential:1"; do
+  for law in "normal:0,1" "exponential:1" "poisson:10" "binomial:4096,0.5"; do
     case_name="$law n=1024"
     log "philox $case_name"
     pcg_result=$(lbmc_median variate 1024 maxload --dist "$law" --n 1024 --seed "$seed" --threads 1 "${brute[@]}")

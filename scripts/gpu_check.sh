@@ -90,8 +90,11 @@ rows=(
   "maxload|normal:0,1|65536|1|$((1 << 36))|$((1 << 34))|--method brute --n 65536 --alpha 0.5,0.99"
   "maxload|exponential:1|65536|1|$((1 << 36))|$((1 << 34))|--method brute --n 65536 --alpha 0.5,0.99"
   "maxload|uniform:0,1|65536|1|$((1 << 36))|$((1 << 34))|--method brute --n 65536 --alpha 0.5,0.99"
+  "maxload|poisson:10|1024|1|$((1 << 34))|$((1 << 32))|--method brute --n 1024 --alpha 0.5,0.99"
+  "maxload|binomial:4096,0.5|1024|1|$((1 << 34))|$((1 << 32))|--method brute --n 1024 --alpha 0.5,0.99"
   "maxshift|normal:0,1|1024|1|$((1 << 34))|$((1 << 33))|--n 1024 --alpha 0.5,0.99"
   "maxshift|normal:0,1|65536|1|$((1 << 35))|$((1 << 33))|--n 65536 --alpha 0.5,0.99"
+  "maxshift|poisson:10|1024|1|$((1 << 34))|$((1 << 32))|--n 1024 --alpha 0.5,0.99"
   "scatter|exponential:1|1048576|1024|$((1 << 35))|$((1 << 33))|--tasks 1024 --procs 1024 --confidence 0.5,0.99"
 )
 for row in "${rows[@]}"; do

@@ -46,7 +46,10 @@ PY
 
 reps=20000
 ((quick)) && reps=4000
-for law in normal:0,1 normal:-3,0.5 exponential:2 uniform:-1,3 constant:2.5; do
+# poisson:1e8 and binomial:1e9,0.3 draw by rejection (PTRS, BTRS), the others
+# by their tables; binomial:40,0.9 counts down from the top (p > 1/2).
+for law in normal:0,1 normal:-3,0.5 exponential:2 uniform:-1,3 constant:2.5 poisson:10 poisson:0.5 poisson:1e8 \
+  binomial:4096,0.5 binomial:40,0.9 binomial:1e9,0.3; do
   compare "maxload $law n=1,7,1024" maxload --dist "$law" --n 1,7,1024 --reps "$reps" --seed 11 --alpha 0.5,0.99
 done
 compare "maxload normal n=65536" maxload --dist normal:0,1 --n 65536 --reps $((reps / 10)) --seed 12
@@ -56,14 +59,14 @@ compare "maxload normal at 4 threads" maxload --dist normal:0,1 --n 256 --reps "
 compare "maxload normal --target-rse" maxload --dist normal:0,1 --n 64 --reps 1000 --target-rse 0.001 \
   --max-reps 1e6 --seed 15
 # maxshift: normal:5,1 reaches D >= 1 in some replications and not in others.
-for law in normal:0,1 normal:5,1 exponential:2 uniform:-1,3; do
+for law in normal:0,1 normal:5,1 exponential:2 uniform:-1,3 poisson:10 binomial:4096,0.5 binomial:40,0.9; do
   compare "maxshift $law n=2,37,1024" maxshift --dist "$law" --n 2,37,1024 --reps "$reps" --seed 21 --alpha 0.5,0.99
 done
 compare "maxshift normal n=65536" maxshift --dist normal:0,1 --n 65536 --reps $((reps / 10)) --seed 22
 compare "maxshift normal at 1 thread" maxshift --dist normal:1,2 --n 256 --reps "$reps" --seed 23 --threads 1
 compare "maxshift exponential --target-rse" maxshift --dist exponential:1 --n 64 --reps 1000 --target-rse 0.001 \
   --max-reps 1e6 --seed 24
-for law in exponential:1 normal:5,1 uniform:1,3 constant:2; do
+for law in exponential:1 normal:5,1 uniform:1,3 constant:2 poisson:3 binomial:100,0.2; do
   compare "scatter $law tasks=1,10 procs=7,100" scatter --dist "$law" --tasks 1,10 --procs 7,100 --reps "$reps" --seed 31
 done
 compare "scatter 2^20 tasks a replication" scatter --dist exponential:1 --tasks 1024 --procs 1024 --reps 300 --seed 32

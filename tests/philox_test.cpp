@@ -133,9 +133,10 @@ TEST_SUITE("fast") {
   }
 
   TEST_CASE("philox: the samplers it covers are named from the law table") {
-    CHECK(lbmc::dist::counter_stream_laws() == "normal, exponential, uniform, constant");
+    CHECK(lbmc::dist::counter_stream_laws() == "normal, binomial, poisson, exponential, uniform, constant");
     CHECK(lbmc::dist::takes_counter_stream(lbmc::dist::Normal{0, 1}));
-    CHECK_FALSE(lbmc::dist::takes_counter_stream(lbmc::dist::Poisson{10}));
+    CHECK(lbmc::dist::takes_counter_stream(lbmc::dist::Poisson{10}));
+    CHECK_FALSE(lbmc::dist::takes_counter_stream(lbmc::dist::Gamma{2, 1}));
   }
 
   TEST_CASE("philox: maxload --rng philox gives the same bytes at 1 and 2 threads - and other bytes than pcg64") {
@@ -163,13 +164,13 @@ TEST_SUITE("fast") {
     } cases[] = {
         {"maxload --rng mt19937", "--rng: 'mt19937' is not pcg64 or philox"},
         {"maxload --rng philox --method direct", "--method direct draws from pcg64"},
-        {"maxload --rng philox --dist poisson:10", "'poisson:10' does not draw from the counter-based stream (laws "
-                                                    "that do: normal, exponential, uniform, constant)"},
-        {"maxshift --rng philox --dist poisson:10", "--rng philox: 'poisson:10' does not draw from the counter-based"},
+        {"maxload --rng philox --dist geometric:0.5", "'geometric:0.5' does not draw from the counter-based stream (laws "
+                                                       "that do: normal, binomial, poisson, exponential, uniform, constant)"},
+        {"maxshift --rng philox --dist geometric:0.5", "--rng philox: 'geometric:0.5' does not draw from the counter-based"},
         {"maxload --device gpu", "--device: 'gpu' is not cpu or cuda"},
         {"maxload --device cuda --rng pcg64", "--device cuda: a GPU draws from the counter-based stream"},
         {"maxload --device cuda --method direct", "--device cuda: --method direct draws from pcg64"},
-        {"maxload --device cuda --dist poisson:10", "--device cuda: 'poisson:10' does not draw from the counter-based"},
+        {"maxload --device cuda --dist geometric:0.5", "--device cuda: 'geometric:0.5' does not draw from the counter-based"},
         {"maxload --device cuda --n 16,2000000", "--device cuda: --n 2000000 is more than 1048576"},
         {"maxshift --device cuda --cov c.csv", "--device cuda: --cov needs every replication's bridge"},
         {"scatter --rng philox --dist gamma:2,1", "--rng philox: 'gamma:2,1' does not draw from the counter-based"},
@@ -189,7 +190,7 @@ TEST_SUITE("fast") {
 TEST_SUITE("statistical") {
   TEST_CASE("philox: maxload on the counter-based stream passes its exact checks - and agrees with pcg64 within 4 se") {
     const lbmc::test::LbmcRunner run{lbmc::test::scratch_folder("philox_test")};
-    for (const char* dist : {"normal:0,1", "exponential:2", "uniform:-1,3"}) {
+    for (const char* dist : {"normal:0,1", "exponential:2", "uniform:-1,3", "poisson:10", "binomial:4096,0.5"}) {
       CAPTURE(dist);
       const std::string common = std::string("maxload --method brute --dist ") + dist +
                                  " --n 1024 --reps 20000 --alpha 0.5 --seed 11 --quiet --csv -";
@@ -207,7 +208,7 @@ TEST_SUITE("statistical") {
 
   TEST_CASE("philox: scatter on the counter-based stream passes its exact checks - and agrees with pcg64 within 4 se") {
     const lbmc::test::LbmcRunner run{lbmc::test::scratch_folder("philox_test")};
-    for (const char* dist : {"normal:5,1", "exponential:2", "constant:1.5"}) {
+    for (const char* dist : {"normal:5,1", "exponential:2", "constant:1.5", "poisson:10"}) {
       CAPTURE(dist);
       const std::string common = std::string("scatter --dist ") + dist +
                                  " --tasks 10 --procs 64 --reps 20000 --confidence 0.9 --seed 13 --quiet --csv -";
@@ -226,7 +227,7 @@ TEST_SUITE("statistical") {
 
   TEST_CASE("philox: maxshift on the counter-based stream passes its exact checks - and agrees with pcg64 within 4 se") {
     const lbmc::test::LbmcRunner run{lbmc::test::scratch_folder("philox_test")};
-    for (const char* dist : {"normal:0,1", "exponential:2", "uniform:-1,3"}) {
+    for (const char* dist : {"normal:0,1", "exponential:2", "uniform:-1,3", "poisson:10", "binomial:4096,0.5"}) {
       CAPTURE(dist);
       const std::string common =
           std::string("maxshift --dist ") + dist + " --n 256 --reps 20000 --seed 12 --quiet --csv -";

@@ -224,6 +224,16 @@ TEST_SUITE("fast") {
     check_law(dist::Normal{0, 1}, dist::NormalSampler(dist::Normal{0, 1}).portable());
     check_law(dist::Exponential{2}, dist::ExponentialSampler(dist::Exponential{2}).portable());
     check_law(dist::Uniform{-1, 3}, dist::UniformSampler(dist::Uniform{-1, 3}).portable());
+    // The integer laws by their tables (Binomial(40, 0.9) counted down from
+    // the top) and by rejection (PTRS, BTRS), with lbmc's own log.
+    for (const dist::Poisson law : {dist::Poisson{10}, dist::Poisson{1e8}}) {
+      const dist::PoissonSampler sampler(law);
+      check_law(law, sampler.portable());
+    }
+    for (const dist::Binomial law : {dist::Binomial{4096, 0.5}, dist::Binomial{40, 0.9}, dist::Binomial{1000000000, 0.3}}) {
+      const dist::BinomialSampler sampler(law);
+      check_law(law, sampler.portable());
+    }
   }
 
   TEST_CASE("shared kernel: maxshift's W' - D' and D >= 1 under --rng philox are the device kernel's - replication by replication") {
@@ -275,6 +285,59 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("shared kernel: maxshift of integer loads under --rng philox is the device kernel's - shifts decided in integers") {
+    // The host keeps the exact prefix sums and their integer bridge; the
+    // device kernel sums the loads twice in 64-bit integers and forms n·V in
+    // 128 bits.
+    const std::uint64_t seed = 59;
+    const std::int64_t reps = 2500;
+    const auto check_law = [&](const dist::LoadLaw& law, const auto& portable, std::int64_t n) {
+      CAPTURE(n);
+      engine::RunPlan plan = engine::RunPlan::fixed(seed, reps, 2);
+      plan.stream = engine::Stream::philox;
+      const auto [sample, run] = exp::simulate_max_shift(law, n, false, plan);
+      const double scale = 1.0 / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
+      const std::int64_t block_reps = engine::block_size_for(n);
+      const engine::DeviceLaunchPlan device{seed, block_reps, reps, 0};
+      std::vector<double> w, d;
+      engine::Moments right, left;
+      std::int64_t hits = 0;
+      kernel_values(device, 0, (reps + block_reps - 1) / block_reps, [&](PhiloxWords& words, std::vector<double>&) {
+        const exp::IntegerShiftValues shift =
+            exp::replication_integer_shift(portable, words, n, scale / static_cast<double>(n));
+        w.push_back(shift.w_prime);
+        d.push_back(shift.d_prime);
+        right.add(static_cast<double>(shift.max_right));
+        left.add(static_cast<double>(shift.max_left));
+        hits += shift.reaches_one_processor ? 1 : 0;
+      });
+      std::sort(w.begin(), w.end());
+      std::sort(d.begin(), d.end());
+      const lbmc::engine::QuantileResult w_result = sample.w_prime_values.result();
+      const lbmc::engine::QuantileResult d_result = sample.d_prime_values.result();
+      const std::span<const double> w_stored = w_result.sorted_values();
+      const std::span<const double> d_stored = d_result.sorted_values();
+      REQUIRE(w_stored.size() == w.size());
+      CHECK(std::equal(w_stored.begin(), w_stored.end(), w.begin()));
+      CHECK(std::equal(d_stored.begin(), d_stored.end(), d.begin()));
+      CHECK(sample.d_ge_1.hits() == hits);
+      // The shifts' moments are merged block by block on the host, here
+      // added one by one: equal to a few ulps.
+      CHECK(sample.max_rshift.count() == right.count());
+      CHECK(sample.max_rshift.mean() == doctest::Approx(right.mean()).epsilon(1e-13));
+      CHECK(sample.max_lshift.mean() == doctest::Approx(left.mean()).epsilon(1e-13));
+      CHECK(sample.max_rshift.variance() == doctest::Approx(right.variance()).epsilon(1e-12));
+      return hits;
+    };
+    for (const std::int64_t n : {2, 37, 64}) {
+      const dist::Poisson poisson{10};
+      const std::int64_t hits = check_law(poisson, dist::PoissonSampler(poisson).portable(), n);
+      if (n == 64) CHECK(hits > 0);
+      const dist::Binomial binomial{40, 0.9};
+      check_law(binomial, dist::BinomialSampler(binomial).portable(), n);
+    }
+  }
+
   TEST_CASE("shared kernel: scatter's l and l_obs under --rng philox are the device kernel's - replication by replication") {
     // The host sums processor by processor, looking for a stop between
     // processors and, past 2^20 tasks, within one; the device kernel sums
@@ -316,6 +379,8 @@ TEST_SUITE("fast") {
       check_law(exponential, dist::ExponentialSampler(exponential).portable(), tasks, procs, 2000);
       check_law(uniform, dist::UniformSampler(uniform).portable(), tasks, procs, 2000);
       check_law(constant, dist::ConstantSampler(constant).portable(), tasks, procs, 100);
+      const dist::Poisson poisson{30};  // a total of 0 (l_obs = 0/0) nearly impossible
+      check_law(poisson, dist::PoissonSampler(poisson).portable(), tasks, procs, 2000);
     }
     // Past a span of tasks: the host's sum looks for a stop within it.
     check_law(exponential, dist::ExponentialSampler(exponential).portable(), engine::kInterruptPollSpan + 3, 2, 3);

@@ -44,6 +44,13 @@ def draw(law: str, shape: tuple[int, int], dtype: torch.dtype, gen: torch.Genera
     if name == "uniform":
         a, b = params
         return torch.rand(shape, dtype=dtype, device="cuda", generator=gen).mul_(b - a).add_(a)
+    if name == "poisson":
+        (lam,) = params
+        return torch.poisson(torch.full(shape, lam, dtype=dtype, device="cuda"), generator=gen)
+    if name == "binomial":
+        trials, p = params
+        return torch.binomial(torch.full(shape, trials, dtype=dtype, device="cuda"),
+                              torch.full(shape, p, dtype=dtype, device="cuda"), generator=gen)
     raise SystemExit(f"torch_kernels: no PyTorch sampler for '{law}'")
 
 
@@ -57,6 +64,10 @@ def sigma_of(law: str) -> float:
         return params[0]
     if name == "uniform":
         return (params[1] - params[0]) / 12**0.5
+    if name == "poisson":
+        return params[0] ** 0.5
+    if name == "binomial":
+        return (params[0] * params[1] * (1 - params[1])) ** 0.5
     raise SystemExit(f"torch_kernels: no standard deviation for '{law}'")
 
 
@@ -68,6 +79,10 @@ def mean_of(law: str) -> float:
         return params[0]
     if name == "uniform":
         return (params[0] + params[1]) / 2
+    if name == "poisson":
+        return params[0]
+    if name == "binomial":
+        return params[0] * params[1]
     raise SystemExit(f"torch_kernels: no mean for '{law}'")
 
 

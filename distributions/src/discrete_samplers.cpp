@@ -65,47 +65,8 @@ double table_end(const Law& law, double eps, double step, std::size_t limit) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-// P(X beyond k): the terms summed outward from k until the geometric bound on
-// the rest is below 2^-64 of the sum.
-template <class Law>
-double tail_mass(const Law& law, double k, double step) {
-  double sum = 0.0;
-  double previous = 0.0;
-  for (double j = k + step;; j += step) {
-    const double p = law.pmf(j);
-    if (p == 0.0) return sum;
-    sum += p;
-    if (previous > 0.0 && p < previous) {
-      const double r = p / previous;
-      if (p * r / (1.0 - r) <= 0x1p-64 * sum) return sum;
-    }
-    previous = p;
-  }
-}
-
-// X given X beyond k0 (step +1: X > k0; -1: X < k0), `mass` = P(X beyond k0):
-// sequential inversion, X = the first k whose cumulative mass from k0 exceeds
-// u·mass (the same sums, in the same order, as tail_mass). When less than
-// 2^-16 of the mass remains, the search restarts beyond the current k with a
-// fresh uniform (X given X beyond k has the same form), so the comparisons
-// never run out of resolution. Exact up to the pmf's rounding.
-template <class Law>
-double sample_tail(const Law& law, double k0, double step, double mass, engine::Generator& gen) {
-  for (;;) {
-    if (!(mass > 0.0)) return std::clamp(k0 + step, 0.0, law.kmax);  // unreachable in practice
-    const double target = engine::uniform_open01(gen) * mass;
-    double acc = 0.0;
-    for (double k = k0 + step;; k += step) {
-      acc += law.pmf(k);
-      if (target < acc) return k;
-      if (mass - acc < 0x1p-16 * mass) {
-        k0 = k;
-        mass = tail_mass(law, k, step);
-        break;
-      }
-    }
-  }
-}
+using detail::sample_tail;
+using detail::tail_mass;
 
 // X given X outside `table` (built from `law`): above it when `upper`, else below.
 template <class Law>
@@ -151,28 +112,36 @@ void check_options(const DiscreteOptions& options) {
 
 }  // namespace
 
-PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& options) : law_(law) {
+PoissonSampler::PoissonSampler(const Poisson& law, const DiscreteOptions& options) {
   if (!(std::isfinite(law.lambda) && law.lambda >= 0.0)) {
     throw InputError(fmt::format("Poisson sampler: need finite lambda >= 0, got {}", law.lambda));
   }
   check_options(options);
-  if (law.lambda == 0.0) return;  // point mass at 0
+  portable_.lambda = law.lambda;
+  portable_.kmax = std::numeric_limits<double>::infinity();
+  choose_method(options);
+  complete_portable();
+}
+
+void PoissonSampler::choose_method(const DiscreteOptions& options) {
+  PortableDiscrete& form = portable_;
+  if (form.lambda == 0.0) return;  // point mass at 0
   // sqrt(lambda): the standard deviation, for the switch rule and for PTRS.
-  const double smu = std::sqrt(law.lambda);
-  if (use_table(poisson_law(law.lambda), law.lambda >= 10.0, smu, options, table_)) {
+  const double smu = std::sqrt(form.lambda);
+  if (use_table(poisson_law(form.lambda), form.lambda >= 10.0, smu, options, table_)) {
     use_table_values(static_cast<std::int64_t>(table_.lo()), 1);
     return;
   }
   // PTRS setup, Hörmann (1993) algorithm PTRS step 0.
-  method_ = DiscreteMethod::rejection;
-  b_ = 0.931 + 2.53 * smu;
-  a_ = -0.059 + 0.02483 * b_;
-  log_inv_alpha_ = std::log(1.1239 + 1.1328 / (b_ - 3.4));
-  v_r_ = 0.9277 - 3.6224 / (b_ - 2.0);
+  form.method = DiscreteMethod::rejection;
+  form.b = 0.931 + 2.53 * smu;
+  form.a = -0.059 + 0.02483 * form.b;
+  form.log_inv_alpha = std::log(1.1239 + 1.1328 / (form.b - 3.4));
+  form.v_r = 0.9277 - 3.6224 / (form.b - 2.0);
 }
 
 double PoissonSampler::tail(bool upper, engine::Generator& gen) const {
-  return sample_outside(poisson_law(law_.lambda), table_, upper, gen);
+  return sample_outside(poisson_law(portable_.lambda), table_, upper, gen);
 }
 
 BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& options) {
@@ -181,36 +150,45 @@ BinomialSampler::BinomialSampler(const Binomial& law, const DiscreteOptions& opt
                                  law.trials, law.p));
   }
   check_options(options);
-  n_ = static_cast<double>(law.trials);
+  portable_.binomial = true;
+  portable_.n = static_cast<double>(law.trials);
+  portable_.kmax = portable_.n;
+  choose_method(law, options);
+  complete_portable();
+}
+
+void BinomialSampler::choose_method(const Binomial& law, const DiscreteOptions& options) {
+  PortableDiscrete& form = portable_;
   if (law.trials == 0 || law.p == 0.0) return;  // point mass at 0
   if (law.p == 1.0) {
-    point_ = n_;
+    form.point = form.n;
     return;
   }
-  flip_ = law.p > 0.5;
-  p_ = flip_ ? 1.0 - law.p : law.p;  // exact (Sterbenz) when flipped
-  q_ = flip_ ? law.p : 1.0 - law.p;
-  const auto reduced = binomial_law(n_, p_, q_);  // Binomial(n, p'), p' = min(p, 1-p)
-  const double spq = std::sqrt(n_ * p_ * q_);     // its standard deviation
-  if (use_table(reduced, n_ * p_ >= 10.0, spq, options, table_)) {
+  form.flip = law.p > 0.5;
+  form.p = form.flip ? 1.0 - law.p : law.p;  // exact (Sterbenz) when flipped
+  form.q = form.flip ? law.p : 1.0 - law.p;
+  const auto reduced = binomial_law(form.n, form.p, form.q);  // Binomial(n, p'), p' = min(p, 1-p)
+  const double spq = std::sqrt(form.n * form.p * form.q);     // its standard deviation
+  if (use_table(reduced, form.n * form.p >= 10.0, spq, options, table_)) {
     // The table's cells, read from the top when p > 1/2.
-    use_table_values(static_cast<std::int64_t>(flip_ ? n_ - table_.lo() : table_.lo()), flip_ ? -1 : 1);
+    use_table_values(static_cast<std::int64_t>(form.flip ? form.n - table_.lo() : table_.lo()), form.flip ? -1 : 1);
     return;
   }
   // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.
-  method_ = DiscreteMethod::rejection;
-  b_ = 1.15 + 2.53 * spq;
-  a_ = -0.0873 + 0.0248 * b_ + 0.01 * p_;
-  c_ = n_ * p_ + 0.5;
-  v_r_ = 0.92 - 4.2 / b_;
-  alpha_ = (2.83 + 5.1 / b_) * spq;
+  form.method = DiscreteMethod::rejection;
+  form.b = 1.15 + 2.53 * spq;
+  form.a = -0.0873 + 0.0248 * form.b + 0.01 * form.p;
+  form.c = form.n * form.p + 0.5;
+  form.v_r = 0.92 - 4.2 / form.b;
+  form.alpha = (2.83 + 5.1 / form.b) * spq;
   // The mode floor((n + 1) p') (<= n, as p' <= 1/2).
-  log_pmf_mode_ = reduced.log_pmf(reduced.mode);
+  form.log_pmf_mode = reduced.log_pmf(reduced.mode);
 }
 
 double BinomialSampler::tail(bool upper, engine::Generator& gen) const {
-  const double k = sample_outside(binomial_law(n_, p_, q_), table_, upper, gen);
-  return flip_ ? n_ - k : k;
+  const PortableDiscrete& form = portable_;
+  const double k = sample_outside(binomial_law(form.n, form.p, form.q), table_, upper, gen);
+  return form.flip ? form.n - k : k;
 }
 
 }  // namespace lbmc::dist

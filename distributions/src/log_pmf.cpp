@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lbmc/dist/double_double.hpp"
+#include "lbmc/dist/portable_log_pmf.hpp"
 
 // No fused multiply-add anywhere in this file (sampler_support.hpp).
 LBMC_SAMPLER_NO_FP_CONTRACT
@@ -18,18 +19,9 @@ namespace lbmc::dist {
 namespace {
 
 using dd::DD;
+using detail::kLog2Pi;
+using detail::stirlerr_series;
 
-constexpr int kStirlerrTable = 32;
-
-// n <= 32 by the exact recurrence stirlerr(n) = stirlerr(n+1) + (n + 1/2) log(1 + 1/n) - 1
-// in double-double, down from n = 64 where the series below is exact to 1e-23.
-double stirlerr_series(double n) {
-  constexpr double s0 = 1.0 / 12.0, s1 = 1.0 / 360.0, s2 = 1.0 / 1260.0, s3 = 1.0 / 1680.0,
-                   s4 = 1.0 / 1188.0;
-  const double r = 1.0 / n;
-  const double r2 = r * r;
-  return (s0 - (s1 - (s2 - (s3 - s4 * r2) * r2) * r2) * r2) * r;
-}
 // stirlerr(x + j) for j = 0 .. count - 1 (x > 0, x + count - 1 <= 32) by
 // that recurrence in double-double, down from the first x + m >= 64.
 std::vector<double> stirlerr_run(double x, int count) {
@@ -44,52 +36,34 @@ std::vector<double> stirlerr_run(double x, int count) {
   }
   return run;
 }
+const std::vector<double>& stirlerr_small() {  // n = 1 .. 32
+  static const std::vector<double> table = stirlerr_run(1.0, kStirlerrTable);
+  return table;
+}
 double stirlerr(double n) {  // n >= 1 an integer
-  static const std::vector<double> table = stirlerr_run(1.0, kStirlerrTable);  // n = 1 .. 32
-  if (n <= kStirlerrTable) return table[static_cast<std::size_t>(n) - 1];
+  if (n <= kStirlerrTable) return stirlerr_small()[static_cast<std::size_t>(n) - 1];
   return stirlerr_series(n);
 }
 
-// bd0(x, np) = x log(x/np) + np - x, Loader (2000) §2, by the series in
-// v = (x-np)/(x+np) when x is close to np; `diff` is x - np (given apart, so
-// that a caller can pass it more accurately than np itself), `log` the
-// logarithm of the direct form.
-template <class Log>
-double bd0(double x, double np, double diff, Log log) {
-  if (std::abs(diff) < 0.1 * (x + np)) {
-    const double v = diff / (x + np);
-    double s = diff * v;
-    double ej = 2.0 * x * v;
-    const double v2 = v * v;
-    for (int j = 1; j < 1000; ++j) {
-      ej *= v2;
-      const double s1 = s + ej / (2 * j + 1);
-      if (s1 == s) return s1;
-      s = s1;
-    }
-    return s;
-  }
-  return x * log(x / np) + np - x;
+double library_bd0(double x, double np) {  // with the C library's log
+  return detail::bd0(x, np, x - np, [](double y) { return std::log(y); });
 }
-double bd0(double x, double np) {
-  return bd0(x, np, x - np, [](double y) { return std::log(y); });
-}
-
-constexpr double kLog2Pi = 1.8378770664093454835606594728112353;
 
 }  // namespace
+
+const double* stirlerr_table() { return stirlerr_small().data(); }
 
 namespace detail {
 
 double poisson_log_pmf(double k, double lambda) {
   if (k == 0.0) return -lambda;
-  return -stirlerr(k) - bd0(k, lambda) - 0.5 * (kLog2Pi + std::log(k));
+  return -stirlerr(k) - library_bd0(k, lambda) - 0.5 * (kLog2Pi + std::log(k));
 }
 
 double binomial_log_pmf(double k, double n, double p, double q) {
   if (k == 0.0) return n * std::log1p(-p);
   if (k == n) return n * std::log(p);
-  const double lc = stirlerr(n) - stirlerr(k) - stirlerr(n - k) - bd0(k, n * p) - bd0(n - k, n * q);
+  const double lc = stirlerr(n) - stirlerr(k) - stirlerr(n - k) - library_bd0(k, n * p) - library_bd0(n - k, n * q);
   return lc - 0.5 * (kLog2Pi + std::log(k) + std::log1p(-k / n));
 }
 
@@ -113,7 +87,7 @@ double NegBinomialLogPmf::operator()(double k) const {
   const auto log = [this](double y) { return portable_log(*math_, y); };
   const double stirlerr_n =
       k < static_cast<double>(stirlerr_head_.size()) ? stirlerr_head_[static_cast<std::size_t>(k)] : stirlerr_series(n);
-  const double lc = stirlerr_n - stirlerr_r_ - stirlerr(k) - bd0(r_, dd::to_double(np), d, log) - bd0(k, nq, -d, log);
+  const double lc = stirlerr_n - stirlerr_r_ - stirlerr(k) - detail::bd0(r_, dd::to_double(np), d, log) - detail::bd0(k, nq, -d, log);
   return lc + 0.5 * (log_r_by_2pi_ - log(n * k));
 }
 

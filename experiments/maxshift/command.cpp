@@ -98,8 +98,9 @@ class MaxShiftCommand final : public Command {
         throw engine::InputError("--device cuda: --cov needs every replication's bridge, which a GPU does not "
                                  "return; leave out --cov or --device cuda");
       }
+      // Integer loads leave the most values a replication.
       require_device(ns, "--n", [](std::int64_t n) {
-        return device_kernel_bytes(n, engine::block_size_for(n), kDeviceShiftValues);
+        return device_kernel_bytes(n, engine::block_size_for(n), kDeviceIntegerShiftValues);
       });
     }
     // Per thread the prefix sums of n loads, and the n bridge indices once.

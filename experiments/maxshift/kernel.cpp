@@ -355,26 +355,34 @@ struct MaxShiftKernel {
   // 1/(σ√n), which turns max V into W'.
   double w_prime_scale() const { return 1.0 / (sigma * std::sqrt(static_cast<double>(n))); }
 
-  // On a GPU (device.hpp): continuous loads on the counter-based stream,
-  // without the covariance; each replication's W', D' and D >= 1 as run()
-  // computes them (replication_shift.hpp), folded into a block's accumulator
-  // as run() builds it.
+  // On a GPU (device.hpp): the loads on the counter-based stream, without
+  // the covariance; each replication's values as run() computes them
+  // (replication_shift.hpp; integer loads in integers), folded into a
+  // block's accumulator as run() builds it.
   std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const
     requires requires { sampler.portable(); }
   {
+    if (integer_loads) return device_integer_shifts(sampler.portable(), n, w_prime_scale() / static_cast<double>(n), plan);
     return device_shifts(sampler.portable(), n, w_prime_scale(), plan);
   }
   void fold(std::span<const double> values, Accumulator& acc) const {
-    const auto reps = values.size() / kDeviceShiftValues;
+    const auto stride = static_cast<std::size_t>(integer_loads ? kDeviceIntegerShiftValues : kDeviceShiftValues);
+    const std::size_t reps = values.size() / stride;
     const std::span<double> w = acc.w_prime_values.append(reps);
     const std::span<double> d = acc.d_prime_values.append(reps);
+    std::vector<double> right(integer_loads ? reps : 0), left(right.size());
     std::int64_t d_hits = 0;
     for (std::size_t r = 0; r < reps; ++r) {
-      w[r] = values[kDeviceShiftValues * r];
-      d[r] = values[kDeviceShiftValues * r + 1];
-      d_hits += values[kDeviceShiftValues * r + 2] != 0.0 ? 1 : 0;
+      const double* v = values.data() + stride * r;
+      w[r] = v[0];
+      d[r] = v[1];
+      d_hits += v[2] != 0.0 ? 1 : 0;
+      if (integer_loads) {
+        right[r] = v[3];
+        left[r] = v[4];
+      }
     }
-    add_block_moments(acc, w, d, {}, {}, d_hits);
+    add_block_moments(acc, w, d, right, left, d_hits);
   }
 
   // The moments of a block's stored W', D' and shifts, P(W' = 0) and P(D >= 1).

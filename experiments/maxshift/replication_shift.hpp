@@ -12,6 +12,11 @@
 //   (replication_shift). Each V_k is the same rounding of the same doubles
 //   either way, and max and min are exact in any order, so both give the same
 //   bits.
+// - Integer loads (the host's IntegerBridge, maxshift.hpp): Y_k summed in a
+//   64-bit integer, u_k = n·Y_k − k·T in 128 bits, so that ties are decided
+//   exactly; W' and D' are max u and max |u| times scale/n, one rounding
+//   each, and Max_R_Shift and Max_L_Shift ⌊(max u + T − n)/T⌋ and
+//   −⌊min u/T⌋, as on the host (replication_integer_shift).
 #pragma once
 
 #include <cstdint>
@@ -59,6 +64,48 @@ LBMC_HOST_DEVICE inline ShiftValues replication_shift(const Sampler& draw, Words
     low = v < low ? v : low;
   }
   return shift_values(high, low, mean, scale);
+}
+
+__extension__ using DeviceInt128 = __int128;
+
+//! What a replication of integer loads gives: W', D', D >= 1 and the
+//! largest right and left shifts in processors.
+struct IntegerShiftValues {
+  double w_prime;
+  double d_prime;
+  bool reaches_one_processor;
+  std::int64_t max_right;
+  std::int64_t max_left;
+};
+
+//! ⌊a/b⌋ for b > 0.
+LBMC_HOST_DEVICE inline DeviceInt128 floor_divide(DeviceInt128 a, DeviceInt128 b) {
+  const DeviceInt128 q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+//! One replication of n >= 2 integer loads (X >= 0) drawn twice from the same
+//! counters; scale_per_n = 1/(σ√n)/n.
+template <class Sampler, class Words>
+LBMC_HOST_DEVICE inline IntegerShiftValues replication_integer_shift(const Sampler& draw, Words& words,
+                                                                     std::int64_t n, double scale_per_n) {
+  Words again = words;
+  std::int64_t total = 0;
+  for (std::int64_t k = 0; k < n; ++k) total += static_cast<std::int64_t>(draw(words));
+  if (total <= 0) return {0.0, 0.0, false, 0, 0};
+  std::int64_t y = 0;
+  DeviceInt128 high = 0;
+  DeviceInt128 low = 0;
+  for (std::int64_t k = 1; k < n; ++k) {
+    y += static_cast<std::int64_t>(draw(again));
+    const DeviceInt128 u = DeviceInt128{y} * n - DeviceInt128{k} * total;
+    high = u > high ? u : high;
+    low = u < low ? u : low;
+  }
+  const DeviceInt128 max_abs = high > -low ? high : -low;
+  return {static_cast<double>(high) * scale_per_n, static_cast<double>(max_abs) * scale_per_n, max_abs >= total,
+          static_cast<std::int64_t>(floor_divide(high + total - n, total)),
+          static_cast<std::int64_t>(-floor_divide(low, total))};
 }
 
 }  // namespace lbmc::exp

@@ -10,8 +10,10 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "../maxload/replication_max.hpp"
 #include "../maxshift/replication_shift.hpp"
@@ -50,6 +52,23 @@ struct Shift {
     values[0] = shift.w_prime;
     values[1] = shift.d_prime;
     values[2] = shift.reaches_one_processor ? 1.0 : 0.0;
+  }
+};
+
+template <class Sampler>
+struct IntegerShift {
+  static constexpr std::int64_t kValues = kDeviceIntegerShiftValues;
+  Sampler sampler;
+  std::int64_t n;
+  double scale_per_n;
+  std::int64_t draws() const { return n; }
+  __device__ void operator()(engine::PhiloxWords& words, double* values) const {
+    const IntegerShiftValues shift = replication_integer_shift(sampler, words, n, scale_per_n);
+    values[0] = shift.w_prime;
+    values[1] = shift.d_prime;
+    values[2] = shift.reaches_one_processor ? 1.0 : 0.0;
+    values[3] = static_cast<double>(shift.max_right);
+    values[4] = static_cast<double>(shift.max_left);
   }
 };
 
@@ -116,14 +135,21 @@ class Buffer {
   void* data_ = nullptr;
 };
 
-// A device copy of the host table at `table` (none for a null pointer).
-template <class Table>
-const Table* copy_to_device(const Table* table, Buffer<false>& buffer) {
-  if (table == nullptr) return nullptr;
-  buffer.allocate(sizeof(Table), "the sampler's tables");
-  check(cudaMemcpy(buffer.get(), table, sizeof(Table), cudaMemcpyHostToDevice), "copying the sampler's tables");
-  return static_cast<const Table*>(buffer.get());
-}
+// Device copies of a sampler's tables, freed on destruction.
+class DeviceTables {
+ public:
+  // Replaces `table` (count elements on the host) by its device copy.
+  template <class T>
+  void copy(const T*& table, std::size_t count) {
+    Buffer<false>& buffer = *buffers_.emplace_back(std::make_unique<Buffer<false>>());
+    buffer.allocate(sizeof(T) * count, "the sampler's tables");
+    check(cudaMemcpy(buffer.get(), table, sizeof(T) * count, cudaMemcpyHostToDevice), "copying the sampler's tables");
+    table = static_cast<const T*>(buffer.get());
+  }
+
+ private:
+  std::vector<std::unique_ptr<Buffer<false>>> buffers_;
+};
 
 template <class Replication>
 class DeviceRuns final : public engine::DeviceReplications {
@@ -133,12 +159,8 @@ class DeviceRuns final : public engine::DeviceReplications {
         plan_(plan),
         blocks_per_launch_(device_blocks_per_launch(replication.draws(), plan.block_reps, plan.blocks)) {
     engine::cuda::select_device();
-    if constexpr (requires { replication_.sampler.tables; }) {
-      const dist::PortableSamplerTables& host = replication.sampler.tables;
-      replication_.sampler.tables = {copy_to_device(host.normal, tables_[0]),
-                                     copy_to_device(host.exponential, tables_[1]),
-                                     copy_to_device(host.exp_log, tables_[2])};
-    }
+    replication_.sampler.for_each_table(
+        [this](const auto*& table, std::size_t count) { tables_.copy(table, count); });
     const auto bytes =
         static_cast<std::size_t>(blocks_per_launch_ * plan.block_reps * Replication::kValues) * sizeof(double);
     for (Slot& slot : slots_) {
@@ -195,7 +217,7 @@ class DeviceRuns final : public engine::DeviceReplications {
   Replication replication_;
   engine::DeviceLaunchPlan plan_;
   std::int64_t blocks_per_launch_;
-  Buffer<false> tables_[3];
+  DeviceTables tables_;
   Slot slots_[2];
 };
 
@@ -211,6 +233,13 @@ template <class Sampler>
 std::unique_ptr<engine::DeviceReplications> device_shifts(const Sampler& sampler, std::int64_t n, double scale,
                                                           const engine::DeviceLaunchPlan& plan) {
   return std::make_unique<DeviceRuns<Shift<Sampler>>>(Shift<Sampler>{sampler, n, scale}, plan);
+}
+
+template <class Sampler>
+std::unique_ptr<engine::DeviceReplications> device_integer_shifts(const Sampler& sampler, std::int64_t n,
+                                                                  double scale_per_n,
+                                                                  const engine::DeviceLaunchPlan& plan) {
+  return std::make_unique<DeviceRuns<IntegerShift<Sampler>>>(IntegerShift<Sampler>{sampler, n, scale_per_n}, plan);
 }
 
 template <class Sampler>

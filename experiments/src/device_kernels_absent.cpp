@@ -22,6 +22,13 @@ std::unique_ptr<engine::DeviceReplications> device_shifts(const Sampler&, std::i
 }
 
 template <class Sampler>
+std::unique_ptr<engine::DeviceReplications> device_integer_shifts(const Sampler&, std::int64_t, double,
+                                                                  const engine::DeviceLaunchPlan&) {
+  engine::cuda::select_device();
+  return nullptr;
+}
+
+template <class Sampler>
 std::unique_ptr<engine::DeviceReplications> device_scatter(const Sampler&, std::int64_t, std::int64_t, double,
                                                            const engine::DeviceLaunchPlan&) {
   engine::cuda::select_device();

@@ -21,6 +21,7 @@
 
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "lbmc/engine/philox.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::test {
@@ -34,6 +35,18 @@ std::vector<double> draw(const Sampler& sampler, std::uint64_t seed, std::size_t
   engine::Generator gen = engine::block_generator(seed, block);
   std::vector<double> out(count);
   for (double& x : out) x = sampler(gen);
+  return out;
+}
+
+//! `count` draws of the sampler's portable form from the counter-based
+//! stream of (seed, block), its replication 0.
+template <class Sampler>
+std::vector<double> draw_counter_stream(const Sampler& sampler, std::uint64_t seed, std::size_t count,
+                                        std::uint64_t block = 0) {
+  engine::PhiloxStream stream = engine::block_philox(seed, block);
+  const auto portable = sampler.portable();
+  std::vector<double> out(count);
+  for (double& x : out) x = portable(stream);
   return out;
 }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "lbmc/dist/inversion_table.hpp"
+#include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/shared_array.hpp"
 
 namespace lbmc::dist {
@@ -49,6 +50,13 @@ class CellValueGuide {
   //! Whether the table was too wide for a guide (or none was built):
   //! value() must not be called then.
   bool empty() const noexcept { return cut_.empty(); }
+  //! The guide's data, as the samplers of the counter-based stream read it
+  //! (none when empty()).
+  PortableValueGuide portable() const noexcept {
+    if (empty()) return {};
+    return {cut_.data(), first_.data(), values_.data(), static_cast<std::uint32_t>(cut_.size()),
+            static_cast<std::uint32_t>(values_.size()), shift_};
+  }
   //! The number of buckets (a power of two from 1024 to 4096), 0 if empty().
   std::size_t buckets() const noexcept { return cut_.size(); }
 

@@ -20,6 +20,8 @@
 // - integer() draws the same variate from the same outputs as an integer
 //   (draw_integer, sampler_support.hpp): the table's cell plus its base,
 //   without the round trip through double that an integer sum would pay.
+// - portable() is the same method on the same table for the counter-based
+//   stream and a GPU (portable_discrete.hpp), with lbmc's own log and exp.
 // - Reproducibility: the table path is integer compares and loads. The tail
 //   searches (std::exp) and the rejection samplers' final tests (std::log)
 //   call the C library; one whose last bit differs could flip one decision
@@ -28,6 +30,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -36,16 +39,13 @@
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
+#include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/shared_array.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
 
-
-//! How a Poisson or binomial sampler draws: a point mass (no randomness), the
-//! inversion table, or transformed rejection (PTRS / BTRS).
-enum class DiscreteMethod { point, table, rejection };
 
 //! Construction options of the Poisson and binomial samplers.
 struct DiscreteOptions {
@@ -54,22 +54,10 @@ struct DiscreteOptions {
   //! sequential search. In (0, 0.25].
   double tail_mass = 0x1p-32;
   //! Largest table, in cells (hi - lo + 1), before switching to rejection.
-  std::size_t max_table = std::size_t{1} << 16;
+  std::size_t max_table = kDefaultMaxTable;
 };
 
 namespace detail {
-//! The point of transformed rejection (Hörmann 1993): U uniform on
-//! (-1/2, 1/2), V on (0, 1), and us = 1/2 - |U|; two outputs.
-struct TrsPoint {
-  double u, v, us;
-  static TrsPoint draw(engine::Generator& gen) {
-    LBMC_SAMPLER_NO_FP_CONTRACT
-    const double u = engine::uniform_open01(gen) - 0.5;
-    const double v = engine::uniform_open01(gen);
-    return {u, v, 0.5 - std::abs(u)};
-  }
-};
-
 //! What the Poisson and binomial samplers share: how they draw, the point
 //! of a point mass, the inversion table, and a variate as the value of the
 //! table's cell (cell_values_) or, past the table, Derived::tail's search (an
@@ -80,28 +68,51 @@ class TableOrRejection {
   //! One variate.
   double operator()(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
-    if (method_ == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
+    if (portable_.method == DiscreteMethod::table) [[likely]] return static_cast<double>(table_variate(gen));
     return other_variate(gen);
   }
   //! The same variate as an integer, from the same outputs: the table's
   //! cells without a round trip through double (see draw_integer).
   std::int64_t integer(engine::Generator& gen) const {
-    if (method_ == DiscreteMethod::table) [[likely]] return table_variate(gen);
+    if (portable_.method == DiscreteMethod::table) [[likely]] return table_variate(gen);
     return static_cast<std::int64_t>(other_variate(gen));
   }
+  //! One variate from another stream (the counter-based one), as a GPU
+  //! draws it.
+  template <engine::UniformWords Gen>
+    requires(!std::same_as<Gen, engine::Generator>)
+  double operator()(Gen& gen) const noexcept {
+    return portable_(gen);
+  }
+  //! The sampler of the counter-based stream, for the host and a GPU: the
+  //! same method on the same table (portable_discrete.hpp). It points into
+  //! this sampler's tables and lives as long as this sampler or a copy.
+  const PortableDiscrete& portable() const noexcept { return portable_; }
   //! How this sampler draws (decided in the constructor).
-  DiscreteMethod method() const noexcept { return method_; }
+  DiscreteMethod method() const noexcept { return portable_.method; }
   //! The inversion table (empty unless method() == table).
   const InversionTable& table() const noexcept { return table_; }
 
  protected:
-  DiscreteMethod method_ = DiscreteMethod::point;
-  double point_ = 0.0;
+  // The method, the point mass, the law and the rejection constants, which
+  // both forms read; the table's views are added by complete_portable.
+  PortableDiscrete portable_;
   InversionTable table_;
+
+  //! Points the portable form at the tables, once they are built.
+  void complete_portable() {
+    portable_.log_pmf = {stirlerr_table(), &exp_log_tables()};
+    if (portable_.method != DiscreteMethod::table) return;
+    portable_.table = table_.portable();
+    portable_.value_guide = value_guide_.portable();
+    portable_.lo = table_.lo();
+    portable_.below = table_.below();
+    portable_.above = table_.above();
+  }
 
   //! Selects the table and reads cell 1 + j as first + step·j.
   void use_table_values(std::int64_t first, std::int64_t step) {
-    method_ = DiscreteMethod::table;
+    portable_.method = DiscreteMethod::table;
     std::vector<std::int64_t> values(table_.size() + 2, kTailCell);
     for (std::size_t j = 0; j < table_.size(); ++j) values[j + 1] = first + step * static_cast<std::int64_t>(j);
     value_guide_ = CellValueGuide(table_, values);
@@ -114,10 +125,10 @@ class TableOrRejection {
   // generator (with_generator_copy), so that a caller whose loop does not
   // inline it keeps its own generator in registers.
   double other_variate(engine::Generator& gen) const {
-    if (method_ == DiscreteMethod::rejection) {
+    if (portable_.method == DiscreteMethod::rejection) {
       return with_generator_copy(gen, [this](engine::Generator& g) { return derived().rejection(g); });
     }
-    return point_;
+    return portable_.point;
   }
   // The cell's value is read, not computed: a load in place of the range
   // check, an addition and (binomial) a multiplication, which on the integer
@@ -158,24 +169,22 @@ class PoissonSampler : public detail::TableOrRejection<PoissonSampler> {
 
  private:
   friend class detail::TableOrRejection<PoissonSampler>;
+  void choose_method(const DiscreteOptions& options);  // point, table or PTRS
   double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
   // PTRS, Hörmann (1993) §3 (algorithm PTRS), valid for lambda >= 10.
   double rejection(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
+    const PortableDiscrete& form = portable_;  // lambda and the PTRS constants
     for (;;) {
       const auto [u, v, us] = detail::TrsPoint::draw(gen);
-      const double k = std::floor((2.0 * a_ / us + b_) * u + law_.lambda + 0.43);
-      if (us >= 0.07 && v <= v_r_) return k;
+      const double k = std::floor((2.0 * form.a / us + form.b) * u + form.lambda + 0.43);
+      if (us >= 0.07 && v <= form.v_r) return k;
       if (k < 0.0 || (us < 0.013 && v > us)) continue;
-      if (std::log(v) + log_inv_alpha_ - std::log(a_ / (us * us) + b_) <=
-          detail::poisson_log_pmf(k, law_.lambda)) {
+      if (std::log(v) + form.log_inv_alpha - std::log(form.a / (us * us) + form.b) <= detail::poisson_log_pmf(k, form.lambda)) {
         return k;
       }
     }
   }
-
-  Poisson law_;
-  double a_ = 0.0, b_ = 0.0, v_r_ = 0.0, log_inv_alpha_ = 0.0;  // PTRS constants
 };
 
 //! Sampler for Binomial{trials, p}. Range: the integers 0..trials (as
@@ -192,27 +201,23 @@ class BinomialSampler : public detail::TableOrRejection<BinomialSampler> {
 
  private:
   friend class detail::TableOrRejection<BinomialSampler>;
+  void choose_method(const Binomial& law, const DiscreteOptions& options);  // point, table or BTRS
   double tail(bool upper, engine::Generator& gen) const;  // cold: conditional tail search
   // BTRS, Hörmann (1993) §3 (algorithm BTRS), on p' = min(p, 1-p), valid for
   // n p' >= 10; the acceptance compares with f(k)/f(m), m the mode.
   double rejection(engine::Generator& gen) const {
     LBMC_SAMPLER_NO_FP_CONTRACT
+    const PortableDiscrete& form = portable_;  // the law on p' and the BTRS constants
     for (;;) {
       const auto [u, v, us] = detail::TrsPoint::draw(gen);
-      const double k = std::floor((2.0 * a_ / us + b_) * u + c_);
-      if (k < 0.0 || k > n_) continue;
-      if ((us >= 0.07 && v <= v_r_) ||
-          std::log(v * alpha_ / (a_ / (us * us) + b_)) <=
-              detail::binomial_log_pmf(k, n_, p_, q_) - log_pmf_mode_) {
-        return flip_ ? n_ - k : k;
+      const double k = std::floor((2.0 * form.a / us + form.b) * u + form.c);
+      if (k < 0.0 || k > form.n) continue;
+      if ((us >= 0.07 && v <= form.v_r) ||
+          std::log(v * form.alpha / (form.a / (us * us) + form.b)) <= detail::binomial_log_pmf(k, form.n, form.p, form.q) - form.log_pmf_mode) {
+        return form.flip ? form.n - k : k;
       }
     }
   }
-
-  // BTRS constants (on p' = min(p, 1-p)).
-  double n_ = 0.0, p_ = 0.0, q_ = 0.0;
-  double a_ = 0.0, b_ = 0.0, c_ = 0.0, v_r_ = 0.0, alpha_ = 0.0, log_pmf_mode_ = 0.0;
-  bool flip_ = false;
 };
 
 }  // namespace lbmc::dist

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/shared_array.hpp"
 
 namespace lbmc::dist {
@@ -47,6 +48,11 @@ class InversionTable {
     i += static_cast<std::size_t>(u >= thr[i]);
     if (u >= thr[i]) [[unlikely]] i = bisect(i, bucket, u);
     return i;
+  }
+  //! The search data, as the samplers of the counter-based stream read them.
+  PortableInversion portable() const noexcept {
+    return {thresholds_.data(), guide_.data(), static_cast<std::uint32_t>(n_),
+            static_cast<std::uint32_t>(guide_.size() - 1), shift_};
   }
   //! The value of cell 1.
   double lo() const noexcept { return lo_; }

@@ -1,18 +1,20 @@
 // The samplers of the counter-based stream, as the host and a GPU both
-// compile them (host_device.hpp): normal, exponential, uniform, constant.
+// compile them (host_device.hpp): normal, exponential, uniform, constant
+// (Poisson and binomial: portable_discrete.hpp).
 // Part of samplers.hpp, which documents the laws' samplers.
 //
 // Design note
 // - Each is a small copyable value: the law's parameters and pointers to the
 //   tables it reads (the ziggurat and lbmc's own exp and log), so that a GPU
 //   backend can copy it to the device with the pointers replaced by the
-//   tables' device copies (PortableSamplerTables).
+//   tables' device copies: each names its tables in for_each_table.
 // - NormalSampler and ExponentialSampler (ziggurat.hpp) hold a
 //   PortableNormal or PortableExponential and draw through it on every stream
 //   but pcg64, where they keep the C library's exp and log; the uniform and
 //   constant samplers need neither and are the same on every stream.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "lbmc/dist/portable_exp_log.hpp"
@@ -30,6 +32,15 @@ struct PortableSamplerTables {
   const NormalZiggurat* normal = nullptr;
   const ExponentialZiggurat* exponential = nullptr;
   const ExpLogTables* exp_log = nullptr;
+
+  //! Calls f(pointer, 1) for each table held, whose pointer f may replace
+  //! (by a device copy).
+  template <class F>
+  void for_each_table(F&& f) {
+    if (normal != nullptr) f(normal, std::size_t{1});
+    if (exponential != nullptr) f(exponential, std::size_t{1});
+    if (exp_log != nullptr) f(exp_log, std::size_t{1});
+  }
 };
 
 //! Normal{mu, sigma}: mu + sigma·z, z from the normal ziggurat with lbmc's
@@ -44,6 +55,11 @@ struct PortableNormal {
     LBMC_SAMPLER_NO_FP_CONTRACT
     return mu + sigma * standard_normal(*tables.normal, gen, PortableMath{tables.exp_log});
   }
+  //! Calls f(pointer, count) for each table it reads (PortableSamplerTables).
+  template <class F>
+  void for_each_table(F&& f) {
+    tables.for_each_table(f);
+  }
 };
 
 //! Exponential{mean}: mean·e, e from the exponential ziggurat with lbmc's
@@ -56,6 +72,11 @@ struct PortableExponential {
   LBMC_HOST_DEVICE LBMC_FORCE_INLINE double operator()(Words& gen) const noexcept {
     LBMC_SAMPLER_NO_FP_CONTRACT
     return mean * standard_exponential(*tables.exponential, gen, PortableMath{tables.exp_log});
+  }
+  //! Calls f(pointer, count) for each table it reads (PortableSamplerTables).
+  template <class F>
+  void for_each_table(F&& f) {
+    tables.for_each_table(f);
   }
 };
 
@@ -85,6 +106,9 @@ class UniformSampler {
 
   //! The same on every stream and device (no tables).
   const UniformSampler& portable() const noexcept { return *this; }
+  //! No tables to copy to a device.
+  template <class F>
+  void for_each_table(F&& /*f*/) {}
 
  private:
   double a_;
@@ -106,6 +130,9 @@ class ConstantSampler {
 
   //! The same on every stream and device.
   const ConstantSampler& portable() const noexcept { return *this; }
+  //! No tables to copy to a device.
+  template <class F>
+  void for_each_table(F&& /*f*/) {}
 
  private:
   double value_;

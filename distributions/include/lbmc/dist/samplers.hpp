@@ -6,9 +6,10 @@
 // Design note
 // - One class per law of laws.hpp, built once from the law and then called as
 //   `double x = sampler(gen)` with an engine::Generator (pcg64); the normal,
-//   exponential, uniform and constant samplers take the counter-based stream
-//   as well (engine/philox.hpp; takes_counter_stream), through their
-//   portable() form, which a GPU runs too (portable_samplers.hpp). operator() is
+//   binomial, Poisson, exponential, uniform and constant samplers take the
+//   counter-based stream as well (engine/philox.hpp; takes_counter_stream),
+//   through their portable() form, which a GPU runs too (portable_samplers.hpp,
+//   portable_discrete.hpp). operator() is
 //   const and writes no shared state, so one sampler may serve every thread,
 //   each with its own generator. Building is the expensive part (tables): build
 //   once per parameter point, outside the replication loop (visit_sampler).
@@ -20,7 +21,8 @@
 //   probabilities), sampler_support.hpp
 //   (no fused multiply-add; generator hand-off to cold paths),
 //   portable_samplers.hpp (uniform, constant, and the normal and exponential
-//   of the counter-based stream); here mixture, sampler_for_t and
+//   of the counter-based stream), portable_discrete.hpp and
+//   portable_log_pmf.hpp (its Poisson and binomial); here mixture, sampler_for_t and
 //   visit_sampler. Each file's note has
 //   the details.
 // - Uniform: a + (b - a)·u, u on the 2^-53 grid, clamped below b. The constant
