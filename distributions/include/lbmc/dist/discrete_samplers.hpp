@@ -29,8 +29,8 @@
 #pragma once
 
 #include <cmath>
-#include <cstddef>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
