@@ -87,7 +87,8 @@ double NegBinomialLogPmf::operator()(double k) const {
   const auto log = [this](double y) { return portable_log(*math_, y); };
   const double stirlerr_n =
       k < static_cast<double>(stirlerr_head_.size()) ? stirlerr_head_[static_cast<std::size_t>(k)] : stirlerr_series(n);
-  const double lc = stirlerr_n - stirlerr_r_ - stirlerr(k) - detail::bd0(r_, dd::to_double(np), d, log) - detail::bd0(k, nq, -d, log);
+  const double lc = stirlerr_n - stirlerr_r_ - stirlerr(k) - detail::bd0(r_, dd::to_double(np), d, log) -
+                    detail::bd0(k, nq, -d, log);
   return lc + 0.5 * (log_r_by_2pi_ - log(n * k));
 }
 

@@ -244,20 +244,9 @@ IntegerBridge integer_bridge(std::span<const std::int64_t> prefix) {
   return u;
 }
 
-namespace {
-
-// ⌊a/b⌋ for b > 0.
-Int128 floor_div(Int128 a, Int128 b) {
-  const Int128 q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-}  // namespace
-
 ProcessorShifts IntegerBridge::shifts() const {
   if (total <= 0) return {};
-  return {static_cast<std::int64_t>(floor_div(high + total - n, total)),
-          static_cast<std::int64_t>(-floor_div(low, total))};
+  return {max_right_shift(high, total, n), max_left_shift(low, total)};
 }
 
 ProcessorShifts processor_shifts(const std::vector<double>& loads) {
@@ -362,7 +351,9 @@ struct MaxShiftKernel {
   std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan& plan) const
     requires requires { sampler.portable(); }
   {
-    if (integer_loads) return device_integer_shifts(sampler.portable(), n, w_prime_scale() / static_cast<double>(n), plan);
+    if (integer_loads) {
+      return device_integer_shifts(sampler.portable(), n, w_prime_scale() / static_cast<double>(n), plan);
+    }
     return device_shifts(sampler.portable(), n, w_prime_scale(), plan);
   }
   void fold(std::span<const double> values, Accumulator& acc) const {

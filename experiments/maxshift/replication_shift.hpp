@@ -84,6 +84,15 @@ LBMC_HOST_DEVICE inline DeviceInt128 floor_divide(DeviceInt128 a, DeviceInt128 b
   return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
+//! Max_R_Shift of Figure 1 from max u, T > 0 and n: ⌊(max u + T − n)/T⌋.
+LBMC_HOST_DEVICE inline std::int64_t max_right_shift(DeviceInt128 high, std::int64_t total, std::int64_t n) {
+  return static_cast<std::int64_t>(floor_divide(high + total - n, total));
+}
+//! Max_L_Shift of Figure 1 from min u and T > 0: −⌊min u/T⌋.
+LBMC_HOST_DEVICE inline std::int64_t max_left_shift(DeviceInt128 low, std::int64_t total) {
+  return static_cast<std::int64_t>(-floor_divide(low, total));
+}
+
 //! One replication of n >= 2 integer loads (X >= 0) drawn twice from the same
 //! counters; scale_per_n = 1/(σ√n)/n.
 template <class Sampler, class Words>
@@ -104,8 +113,7 @@ LBMC_HOST_DEVICE inline IntegerShiftValues replication_integer_shift(const Sampl
   }
   const DeviceInt128 max_abs = high > -low ? high : -low;
   return {static_cast<double>(high) * scale_per_n, static_cast<double>(max_abs) * scale_per_n, max_abs >= total,
-          static_cast<std::int64_t>(floor_divide(high + total - n, total)),
-          static_cast<std::int64_t>(-floor_divide(low, total))};
+          max_right_shift(high, total, n), max_left_shift(low, total)};
 }
 
 }  // namespace lbmc::exp

@@ -180,7 +180,8 @@ class PoissonSampler : public detail::TableOrRejection<PoissonSampler> {
       const double k = std::floor((2.0 * form.a / us + form.b) * u + form.lambda + 0.43);
       if (us >= 0.07 && v <= form.v_r) return k;
       if (k < 0.0 || (us < 0.013 && v > us)) continue;
-      if (std::log(v) + form.log_inv_alpha - std::log(form.a / (us * us) + form.b) <= detail::poisson_log_pmf(k, form.lambda)) {
+      if (std::log(v) + form.log_inv_alpha - std::log(form.a / (us * us) + form.b) <=
+          detail::poisson_log_pmf(k, form.lambda)) {
         return k;
       }
     }
@@ -213,7 +214,8 @@ class BinomialSampler : public detail::TableOrRejection<BinomialSampler> {
       const double k = std::floor((2.0 * form.a / us + form.b) * u + form.c);
       if (k < 0.0 || k > form.n) continue;
       if ((us >= 0.07 && v <= form.v_r) ||
-          std::log(v * form.alpha / (form.a / (us * us) + form.b)) <= detail::binomial_log_pmf(k, form.n, form.p, form.q) - form.log_pmf_mode) {
+          std::log(v * form.alpha / (form.a / (us * us) + form.b)) <=
+              detail::binomial_log_pmf(k, form.n, form.p, form.q) - form.log_pmf_mode) {
         return form.flip ? form.n - k : k;
       }
     }
