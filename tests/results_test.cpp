@@ -74,6 +74,22 @@ TEST_SUITE("fast") {
     CHECK(t.notes[1].find("fewer than two replications") != std::string::npos);
   }
 
+  TEST_CASE("results: a mean of no replication is NaN and gets no verdict") {
+    ResultTable t;
+    const Estimate e = mean_estimate(Moments{}, 0.95);
+    CHECK(std::isnan(e.value));
+    CHECK(e.reps == 0);
+    t.add({}, "mean", e, {{"exact", ReferenceKind::exact, 0.0}});
+    CHECK(t.rows[0].verdict == Verdict::none);
+    CHECK(t.failures(ReferenceKind::exact) == 0);
+    REQUIRE(t.notes.size() == 1);
+    CHECK(t.notes[0].find("no replication") != std::string::npos);
+    // A NaN from replications is a failed check.
+    t.add({}, "mean", {std::numeric_limits<double>::quiet_NaN(), 0.1, 0.0, 0.0, 10},
+          {{"exact", ReferenceKind::exact, 0.0}});
+    CHECK(t.rows[1].verdict == Verdict::fail);
+  }
+
   TEST_CASE("results: a sample without spread on the safe side of a bound respects it") {
     ResultTable t;
     t.param_names = {"n"};

@@ -131,6 +131,28 @@ TEST_SUITE("fast") {
 }
 
 TEST_SUITE("statistical") {
+  TEST_CASE("scatter: l_obs leaves out the replications where every task time is 0") {
+    // Poisson(3) tasks, n = 1, N_proc = 2: every time is 0 with probability
+    // e^-6 = 0.25%, and then l = -1 and l_obs = 0/0. On pcg64 and on the
+    // counter-based stream, l_obs's count is R less the replications with
+    // l = -1, and every l_obs is finite.
+    for (const auto stream : {engine::Stream::pcg64, engine::Stream::philox}) {
+      engine::RunPlan plan = engine::RunPlan::fixed(207, 40'000, 2);
+      plan.stream = stream;
+      const auto sample = exp::simulate_scatter(dist::Poisson{3.0}, 1, 2, plan).sample;
+      const engine::QuantileResult l = sample.l_values.result();
+      const engine::QuantileResult l_obs = sample.l_obs_values.result();
+      const auto idle = std::ranges::count(l.sorted_values(), -1.0);
+      CHECK(sample.l.count() == 40'000);
+      CHECK(sample.l_obs.count() == 40'000 - idle);
+      CHECK(l_obs.count() == 40'000 - idle);
+      CHECK(std::ranges::all_of(l_obs.sorted_values(), [](double x) { return std::isfinite(x); }));
+      CHECK(std::isfinite(sample.l_obs.mean()));
+      const double p = std::exp(-6.0);
+      CHECK(std::abs(static_cast<double>(idle) - 40'000 * p) <= 4 * std::sqrt(40'000 * p * (1 - p)));
+    }
+  }
+
   TEST_CASE("scatter: Monte Carlo agrees with exact values for exponential and normal tasks") {
     check_against_exact("exponential:1", 10, 1000, 20'000, 201);
     check_against_exact("exponential:1", 1, 1000, 50'000, 202);

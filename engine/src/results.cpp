@@ -133,6 +133,14 @@ void ResultTable::add(const std::vector<std::string>& params, const std::string&
       } else {
         row.verdict = Verdict::info;
       }
+    } else if (estimate.reps == 0) {
+      // No replication gave the variable a value: nothing to judge.
+      if (is_check(ref.kind)) {
+        notes.push_back(fmt::format("{} {} ({} {}): no verdict: no replication gave it a value", describe(params),
+                                    statistic, to_string(ref.kind), ref.name));
+      } else {
+        row.verdict = Verdict::info;
+      }
     } else {
       row.verdict = is_check(ref.kind) ? Verdict::fail : Verdict::info;
     }

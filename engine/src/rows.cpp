@@ -31,7 +31,9 @@ SidedSe sided_from(double value, double low, double high, double z_tol) {
 }  // namespace
 
 Estimate mean_estimate(const Moments& m, double level) {
-  return normal_estimate(m.mean(), m.mean_se(), m.count(), level);
+  // No observation has no mean (Moments keeps 0 there, its merge's start).
+  const double mean = m.count() > 0 ? m.mean() : std::numeric_limits<double>::quiet_NaN();
+  return normal_estimate(mean, m.mean_se(), m.count(), level);
 }
 
 namespace {

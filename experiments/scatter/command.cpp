@@ -152,6 +152,20 @@ class ScatterCommand final : public Command {
     report.record(label, run, static_cast<double>(point.tasks) * static_cast<double>(point.procs));
     engine::PointRows rows(report.table(), params, applied.options().level);
     engine::emit_rows(rows, total, refs);
+    note_undefined_l_obs(total, params, report.table());
+  }
+
+  // l_obs = (max t_p − t̄)/t̄ is undefined where every task time was 0; its
+  // rows are over the other replications, and the table says how many.
+  static void note_undefined_l_obs(const ScatterSample& total, const std::vector<std::string>& params,
+                                   engine::ResultTable& table) {
+    const std::int64_t reps = total.l.count();
+    const std::int64_t undefined = reps - total.l_obs.count();
+    if (undefined == 0) return;
+    table.notes.push_back(fmt::format(
+        "{} l_obs: undefined (every task time 0, so t_mean = 0) in {} of {} replications; l_obs's rows are "
+        "over the other {}, conditional on t_mean > 0",
+        table.describe(params), undefined, reps, reps - undefined));
   }
 
   std::vector<std::string> dists_{"exponential:1"};

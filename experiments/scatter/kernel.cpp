@@ -84,10 +84,13 @@ struct ScatterKernel {
     gen = local;
   }
 
+  // l_obs is left out where it is undefined (t̄ = 0); the command notes how
+  // often, from the difference of the two counts.
   static void add(const ScatterValues& values, Accumulator& acc) {
     acc.l.add(values.l);
-    acc.l_obs.add(values.l_obs);
     acc.l_values.add(values.l);
+    if (std::isnan(values.l_obs)) return;
+    acc.l_obs.add(values.l_obs);
     acc.l_obs_values.add(values.l_obs);
   }
 

@@ -5,7 +5,9 @@
 // Salmon's scattered decomposition: N_proc processors of n tasks each, in
 // draw order processor by processor; t_p the sum of processor p's task
 // times, l = (max t_p − n·m)/(n·m) and l_obs = (max t_p − t̄)/t̄ with t̄ the
-// observed mean of the t_p (Salmon, the load-imbalance measure).
+// observed mean of the t_p (Salmon, the load-imbalance measure). Where every
+// task time is 0, t̄ = 0 and l_obs = 0/0 is undefined: it is NaN here, on the
+// host and on a GPU alike, and the accumulator leaves it out (kernel.cpp).
 #pragma once
 
 #include <cstdint>
@@ -29,7 +31,8 @@ LBMC_HOST_DEVICE inline double processor_time(const Sampler& draw, Words& words,
   return t;
 }
 
-//! l and l_obs from the slowest processor's time, the sum of all and m_proc = n·m.
+//! l and l_obs from the slowest processor's time, the sum of all and m_proc =
+//! n·m; l_obs is NaN (0/0) when the sum is 0.
 LBMC_HOST_DEVICE inline ScatterValues scatter_values(double slowest, double total, std::int64_t procs,
                                                      double m_proc) {
   LBMC_SAMPLER_NO_FP_CONTRACT
