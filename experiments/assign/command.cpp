@@ -43,18 +43,18 @@ class AssignCommand final : public Command {
  public:
   AssignCommand() : Command("assign", "N tasks randomly assigned to P processors (Franklin)", assign_statistics()) {}
 
-  void attach(CLI::App& app) override {
-    app.add_option("--N", n_text_, "tasks: list or range")->capture_default_str();
-    app.add_option("--P", p_text_, "processors: list or range")->capture_default_str();
-    app.add_option("--group", group_text_, "L processors share one queue: list (each L divides every P)")
-        ->capture_default_str();
-    app.add_option("--model", model_text_, "the models simulated: multinomial, poisson or both (comma list)")
-        ->capture_default_str();
-    app.add_flag("--solve-P", solve_p_, "per --lambda, the largest P with efficiency >= --target (Poisson model)");
-    app.add_option("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P, in (0, 1e10]")->capture_default_str();
-    app.add_option("--target", target_text_, "with --solve-P: the efficiency to reach")->capture_default_str();
-    add_run_options(app, run_text_);
-    app.footer(
+  void attach(OptionSet& options) override {
+    options.text("--N", n_text_, "tasks: list or range").show_default();
+    options.text("--P", p_text_, "processors: list or range").show_default();
+    options.text("--group", group_text_, "L processors share one queue: list (each L divides every P)")
+        .show_default();
+    options.text("--model", model_text_, "the models simulated: multinomial, poisson or both (comma list)")
+        .show_default();
+    options.flag("--solve-P", solve_p_, "per --lambda, the largest P with efficiency >= --target (Poisson model)");
+    options.text("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P, in (0, 1e10]").show_default();
+    options.text("--target", target_text_, "with --solve-P: the efficiency to reach").show_default();
+    add_run_options(options, run_text_);
+    options.footer(
         "Output columns: experiment,model,N,P,group,statistic,... References: exact (the simulated model), and the other\n"
         "model's exact value as information (poisson-model: the paper's model; multinomial). The multinomial is\n"
         "drawn by throwing (N <= 64 P) or by conditional binomials (larger N/P): both exact.");
@@ -93,7 +93,7 @@ class AssignCommand final : public Command {
       }
     }
     require_memory(settings, settings.plan.threads * scratch,
-                   fmt::format("{} threads x {:.3g} bytes of load counters", settings.plan.threads, scratch));
+                 fmt::format("{} threads x {:.3g} bytes of load counters", settings.plan.threads, scratch));
 
     return std::make_unique<CheckedExperiment>(std::move(settings), std::vector<engine::InputFile>{},
                                            [=, this](const AppliedRun& applied) {

@@ -186,30 +186,30 @@ class CompareCommand final : public Command {
       : Command("compare", "which decomposition for a workload: every strategy on the same tasks",
                 compare_statistics()) {}
 
-  void attach(CLI::App& app) override {
-    dist_option_ = add_dist_option(app, dists_, "task-time law (values >= 0, mean > 0), repeatable: any law of the table below");
-    field_option_ = app.add_option("--field", field_text_,
-                                   "dependence of neighbouring times, comma list: iid, ar1:RHO (-1 < RHO < 1; a "
-                                   "Gaussian AR(1) copula, on the log of lognormal times)")
-                        ->capture_default_str();
-    times_option_ = app.add_option("--times", times_spec_,
-                                   "measured times in task order instead of --dist: FILE (one per line) or FILE:COLUMN "
-                                   "(CSV); N is their count");
-    n_option_ = app.add_option("--N", n_text_, "tasks N: list or range, each >= 1")->capture_default_str();
-    app.add_option("--P", p_text_, "processors P: list or range, each >= 1")->capture_default_str();
-    app.add_option("--strategy", strategy_text_,
-                   "strategies, comma list of " + strategy_list_help() +
-                       "; the first is the baseline of the paired differences")
-        ->capture_default_str();
-    app.add_option("--h", h_text_, "dispatch costs (each in [0, 1e100]), list or range: per task of self, per chunk of chunk:K and guided; "
-                   "task (chunk) j starts no earlier than j*h")
-        ->capture_default_str();
-    app.add_option("--tau", tau_text_, "balanced-block: cost of one message between neighbours, in [0, 1e100]")
-        ->capture_default_str();
-    app.add_option("--phi", phi_text_, "balanced-block: cost of moving one task's data one link, in [0, 1e100]")
-        ->capture_default_str();
-    add_run_options(app, run_text_, "1e4");
-    app.footer(
+  void attach(OptionSet& options) override {
+    dist_option_ = add_dist_option(options, dists_, "task-time law (values >= 0, mean > 0), repeatable: any law of the table below");
+    field_option_ = options.text("--field", field_text_,
+                                 "dependence of neighbouring times, comma list: iid, ar1:RHO (-1 < RHO < 1; a "
+                                 "Gaussian AR(1) copula, on the log of lognormal times)")
+                        .show_default();
+    times_option_ = options.text("--times", times_spec_,
+                                 "measured times in task order instead of --dist: FILE (one per line) or FILE:COLUMN "
+                                 "(CSV); N is their count");
+    n_option_ = options.text("--N", n_text_, "tasks N: list or range, each >= 1").show_default();
+    options.text("--P", p_text_, "processors P: list or range, each >= 1").show_default();
+    options.text("--strategy", strategy_text_,
+                 "strategies, comma list of " + strategy_list_help() +
+                     "; the first is the baseline of the paired differences")
+        .show_default();
+    options.text("--h", h_text_, "dispatch costs (each in [0, 1e100]), list or range: per task of self, per chunk of chunk:K and guided; "
+                 "task (chunk) j starts no earlier than j*h")
+        .show_default();
+    options.text("--tau", tau_text_, "balanced-block: cost of one message between neighbours, in [0, 1e100]")
+        .show_default();
+    options.text("--phi", phi_text_, "balanced-block: cost of moving one task's data one link, in [0, 1e100]")
+        .show_default();
+    add_run_options(options, run_text_, "1e4");
+    options.footer(
         "Output columns: experiment,dist,field,N,P,h,strategy,statistic,... Each replication fills N task times once\n"
         "and runs every strategy on them (common random numbers). Times: iid from --dist; --field ar1:RHO makes\n"
         "neighbours alike (t_i = F^-1(Phi(z_i)), z an AR(1) with correlation RHO, the same law F for every time);\n"
@@ -281,11 +281,11 @@ class CompareCommand final : public Command {
   // each N; or the one measured file, read within `memory_budget` bytes
   // (--max-memory or what the machine allows).
   std::vector<Workload> parse_workloads(double memory_budget) const {
-    if (times_option_->count() > 0) {
-      for (const CLI::Option* other : {dist_option_, field_option_, n_option_}) {
-        if (other->count() > 0) {
+    if (times_option_.given()) {
+      for (const DeclaredOption& other : {dist_option_, field_option_, n_option_}) {
+        if (other.given()) {
           throw engine::InputError(fmt::format("--times gives the task times and their count: {} cannot be used with it",
-                                               other->get_name()));
+                                               other.name()));
         }
       }
       return {parse_option("--times", times_spec_, [&](const std::string& spec) {
@@ -378,10 +378,10 @@ class CompareCommand final : public Command {
   std::string tau_text_ = "140e-6";
   std::string phi_text_ = "0.5e-6";
   RunOptionsText run_text_;
-  CLI::Option* dist_option_ = nullptr;
-  CLI::Option* field_option_ = nullptr;
-  CLI::Option* times_option_ = nullptr;
-  CLI::Option* n_option_ = nullptr;
+  DeclaredOption dist_option_;
+  DeclaredOption field_option_;
+  DeclaredOption times_option_;
+  DeclaredOption n_option_;
 };
 
 }  // namespace

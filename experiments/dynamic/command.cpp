@@ -79,24 +79,24 @@ class DynamicCommand final : public Command {
       : Command("dynamic", "producer/consumer dynamic load balancing (Kimura-Ichiyoshi)",
                 engine::describe<DynamicSample>()) {}
 
-  void attach(CLI::App& app) override {
-    app.add_option("--model", text_.model, "deterministic|exponential|uniform: N and the laws of R_n, U_n")
-        ->capture_default_str();
-    app.add_option("--r-dist", text_.r_dist, "law of R_n (rescaled to mean t1/nu), replacing the model's");
-    app.add_option("--u-dist", text_.u_dist, "law of U_n (rescaled to mean 1/lambda), replacing constant");
-    app.add_option("--p", text_.p, "consumers (leaves): list or range (default 16)");
-    app.add_option("--t1", text_.t1, "mean task size: list");
-    app.add_option("--kappa", text_.kappa, "t1 = K p^2 ln p / lambda: list (default 4 when no --t1)");
-    app.add_option("--nu", text_.nu, "mean number of subtasks: list, or auto (rho = 1)")->capture_default_str();
-    app.add_option("--lambda", text_.lambda, "production rate 1/E U_n: list, or inf")->capture_default_str();
-    app.add_option("--levels", text_.levels, "levels of the multi-level scheme")->capture_default_str();
-    app.add_option("--fanout", text_.fanout, "fan-out of each level, root first (product = p)");
+  void attach(OptionSet& options) override {
+    options.text("--model", text_.model, "deterministic|exponential|uniform: N and the laws of R_n, U_n")
+        .show_default();
+    options.text("--r-dist", text_.r_dist, "law of R_n (rescaled to mean t1/nu), replacing the model's");
+    options.text("--u-dist", text_.u_dist, "law of U_n (rescaled to mean 1/lambda), replacing constant");
+    options.text("--p", text_.p, "consumers (leaves): list or range (default 16)");
+    options.text("--t1", text_.t1, "mean task size: list");
+    options.text("--kappa", text_.kappa, "t1 = K p^2 ln p / lambda: list (default 4 when no --t1)");
+    options.text("--nu", text_.nu, "mean number of subtasks: list, or auto (rho = 1)").show_default();
+    options.text("--lambda", text_.lambda, "production rate 1/E U_n: list, or inf").show_default();
+    options.text("--levels", text_.levels, "levels of the multi-level scheme").show_default();
+    options.text("--fanout", text_.fanout, "fan-out of each level, root first (product = p)");
     for (std::size_t i = 0; i < std::size(kDynamicModes); ++i)
-      app.add_flag(kDynamicModes[i].flag, text_.modes[i], kDynamicModes[i].help);
-    app.add_option("--eta0", text_.eta0, "target efficiency of --isoefficiency")->capture_default_str();
-    app.add_option("--tol", text_.tol, "--isoefficiency: find t1 to a ratio 1 + tol")->capture_default_str();
-    add_run_options(app, run_text_, "2e4");
-    app.footer(
+      options.flag(kDynamicModes[i].flag, text_.modes[i], kDynamicModes[i].help);
+    options.text("--eta0", text_.eta0, "target efficiency of --isoefficiency").show_default();
+    options.text("--tol", text_.tol, "--isoefficiency: find t1 to a ratio 1 + tol").show_default();
+    add_run_options(options, run_text_, "2e4");
+    options.footer(
         "Output columns: experiment,model,r_dist,u_dist,p,t1,nu,lambda,levels,fanout,statistic,...\n"
         "References: exact (deterministic\n"
         "closed form; exponential death-chain recursion for nu <= 300), proposition1, theorem1-log-p,\n"

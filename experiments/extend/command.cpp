@@ -28,9 +28,9 @@ class ExtendCommand final : public Command {
  public:
   ExtendCommand() : Command("extend", "continue a run's state to more replications (--reps)") {}
 
-  void attach(CLI::App& app) override {
-    state_file_.attach(app, "the state file its --checkpoint wrote");
-    app.add_option("--reps", reps_text_, "replications per point, more than the run had")->required();
+  void attach(OptionSet& options) override {
+    state_file_.attach(options, "the state file its --checkpoint wrote");
+    options.text("--reps", reps_text_, "replications per point, more than the run had").required();
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string&) override {

@@ -88,17 +88,17 @@ class MaxLoadCommand final : public Command {
       : Command("maxload", "Z = max_i X_i of n iid loads (Mehrotra §3, Franklin, Salmon)",
                 engine::describe<MaxLoadSample>()) {}
 
-  void attach(CLI::App& app) override {
-    add_dist_option(app, dists_, "load law, repeatable: any law of the table below");
-    app.add_option("--n", n_text_, "processors: list or range, e.g. 16,64 or 16:4096:*2")->capture_default_str();
-    app.add_option("--alpha", alpha_text_, "quantile levels of Z, e.g. 0.5,0.95")->capture_default_str();
-    app.add_option("--method", method_text_,
-                   "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for continuous laws when "
-                   "n >= 64, for integer laws (n >= 2) when the table of Z is small or cheaper than n draws")
-        ->capture_default_str();
-    add_stream_options(app, stream_text_, true);
-    add_run_options(app, run_text_);
-    app.footer(
+  void attach(OptionSet& options) override {
+    add_dist_option(options, dists_, "load law, repeatable: any law of the table below");
+    options.text("--n", n_text_, "processors: list or range, e.g. 16,64 or 16:4096:*2").show_default();
+    options.text("--alpha", alpha_text_, "quantile levels of Z, e.g. 0.5,0.95").show_default();
+    options.text("--method", method_text_,
+                 "brute: draw n loads; direct: draw Z by inverting F^n; auto: direct for continuous laws when "
+                 "n >= 64, for integer laws (n >= 2) when the table of Z is small or cheaper than n draws")
+        .show_default();
+    add_stream_options(options, stream_text_, true);
+    add_run_options(options, run_text_);
+    options.footer(
         "Output columns: experiment,dist,n,method,statistic,... References: exact (from F^n; pass/fail),\n"
         "gumbel-paper (a_n=b_n=sqrt(2 ln n)),\n"
         "gumbel-quantile-norming (a_n=F^-1(1-1/n), b_n=n f(a_n); continuous laws in the Gumbel domain),\n"

@@ -65,14 +65,14 @@ class MaxShiftCommand final : public Command {
       : Command("maxshift", "W = max_k V_k, D* = max_k |V_k|, shifts (Mehrotra §3)",
                 engine::describe<MaxShiftSample>()) {}
 
-  void attach(CLI::App& app) override {
-    add_dist_option(app, dists_, "load law, repeatable: any law of the table below with sigma > 0");
-    app.add_option("--n", n_text_, "processors: list or range, each >= 2")->capture_default_str();
-    app.add_option("--alpha", alpha_text_, "quantile levels of W' and D'")->capture_default_str();
-    app.add_option("--cov", cov_path_, "write the covariance matrix of (V_1..V_n) as CSV to FILE");
-    add_stream_options(app, stream_text_, true);
-    add_run_options(app, run_text_);
-    app.footer(
+  void attach(OptionSet& options) override {
+    add_dist_option(options, dists_, "load law, repeatable: any law of the table below with sigma > 0");
+    options.text("--n", n_text_, "processors: list or range, each >= 2").show_default();
+    options.text("--alpha", alpha_text_, "quantile levels of W' and D'").show_default();
+    options.text("--cov", cov_path_, "write the covariance matrix of (V_1..V_n) as CSV to FILE");
+    add_stream_options(options, stream_text_, true);
+    add_run_options(options, run_text_);
+    options.footer(
         "Output columns: experiment,dist,n,statistic,... W' = max_k V_k/(sigma sqrt n), D' = max_k |V_k|/(sigma sqrt n),\n"
         "D = max_k |V_k|/mean(X). References: bridge-limit, kolmogorov-limit (asymptotic), bridge-corrected,\n"
         "kolmogorov-corrected (shift beta/sqrt n), exact (P(W'=0) = 1/n for continuous laws; spitzer: E W' for\n"

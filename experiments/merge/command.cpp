@@ -55,10 +55,10 @@ class MergeCommand final : public Command {
  public:
   MergeCommand() : Command("merge", "the output of a whole run from the states of its --blocks slices") {}
 
-  void attach(CLI::App& app) override {
-    app.add_option("states", paths_, "the slices' state files")->required();
-    add_overrides(app, overrides_, false);
-    app.footer(
+  void attach(OptionSet& options) override {
+    options.texts("states", paths_, "the slices' state files").required();
+    add_overrides(options, overrides_, false);
+    options.footer(
         "Slices: lbmc COMMAND ... --seed S --blocks FIRST:COUNT --checkpoint FILE, for contiguous block ranges that\n"
         "together cover every block of every point; the last slice may name a COUNT past the end (--blocks 64:1e12).\n"
         "Gaps or overlaps are an error naming the blocks.");

@@ -71,20 +71,20 @@ class RebalanceCommand final : public Command {
       : Command("rebalance", "the locality-maintaining balancer and BDM (Mehrotra §2, §4; JaJa-Ryu)",
                 rebalance_statistics()) {}
 
-  void attach(CLI::App& app) override {
-    add_dist_option(app, dists_, "law of the element counts, repeatable: an integer law of the table below");
-    app.add_option("--n", n_text_, "processors: list or range, each >= 1")->capture_default_str();
-    app.add_option("--tau", tau_text_, "set-up cost of a message (s), in [0, 1e100]; BDM latency")->capture_default_str();
-    app.add_option("--phi", phi_text_, "cost per word (s), in [0, 1e100]; BDM sigma")->capture_default_str();
-    app.add_option("--approach", approach_text_, "data movement: list of 1, 2, 3 (Figures 2-4), bdm")
-        ->capture_default_str();
-    app.add_option("--alpha", alpha_text_, "quantile levels of D")->capture_default_str();
-    app.add_option("--remainder", remainder_text_,
-                   "non-integer mean: first (the first T mod n processors get one more) or spread (floor(g/mean))")
-        ->capture_default_str();
-    app.add_option("--example", example_, "cm5: Mehrotra §4, setting --dist binomial:4096,0.5 --n 256 --tau 140e-6 --phi 0.5e-6");
-    add_run_options(app, run_text_);
-    app.footer(
+  void attach(OptionSet& options) override {
+    add_dist_option(options, dists_, "law of the element counts, repeatable: an integer law of the table below");
+    options.text("--n", n_text_, "processors: list or range, each >= 1").show_default();
+    options.text("--tau", tau_text_, "set-up cost of a message (s), in [0, 1e100]; BDM latency").show_default();
+    options.text("--phi", phi_text_, "cost per word (s), in [0, 1e100]; BDM sigma").show_default();
+    options.text("--approach", approach_text_, "data movement: list of 1, 2, 3 (Figures 2-4), bdm")
+        .show_default();
+    options.text("--alpha", alpha_text_, "quantile levels of D").show_default();
+    options.text("--remainder", remainder_text_,
+                 "non-integer mean: first (the first T mod n processors get one more) or spread (floor(g/mean))")
+        .show_default();
+    options.text("--example", example_, "cm5: Mehrotra §4, setting --dist binomial:4096,0.5 --n 256 --tau 140e-6 --phi 0.5e-6");
+    add_run_options(options, run_text_);
+    options.footer(
         "Output columns: experiment,dist,n,remainder,approach,statistic,... References:\n"
         "xi-printed, xi-corrected (bound, approach 1): 2(1 + c1 l)tau + 2(c2 l^2 + c1 l)phi mu, l = sigma sqrt(n)/mu,\n"
         "(c1, c2) = (0.626, 0.31) as printed or (sqrt(pi/2) ln 2, pi^2/12).\n");

@@ -57,21 +57,21 @@ class ReproduceCommand final : public Command {
  public:
   ReproduceCommand() : Command("reproduce", "PAPER|all: every printed number of a paper, recomputed") {}
 
-  void attach(CLI::App& app) override {
+  void attach(OptionSet& options) override {
     std::string ids;
     for (const Paper& p : papers()) ids += " " + p.id;
-    app.add_option("paper", paper_, "paper id or all:" + ids)->required();
-    app.add_flag("--quick", quick_, "a tenth of the replications");
-    app.footer(
+    options.text("paper", paper_, "paper id or all:" + ids).required();
+    options.flag("--quick", quick_, "a tenth of the replications");
+    options.footer(
         "Writes OUT/<paper>/claims.csv and claims.md; with `all` also OUT/SUMMARY.md (verdict counts and one\n"
         "line per claim) and OUT/ERRATA.md (the printed numbers that are not reproduced, with the reason).");
-    app.add_option("--out", out_, "results folder")->capture_default_str();
-    app.add_option("--seed", seed_text_, "master seed")->capture_default_str();
-    app.add_option("--threads", threads_text_, "OpenMP threads (default: all)");
-    app.add_option("--progress", progress_, "progress on stderr: auto|always|never")->capture_default_str();
-    app.add_flag("--quiet", quiet_, "no progress or summary lines on stderr");
-    app.add_option("--checkpoint", checkpoint_, "write the runs' state to FILE (lbmc resume FILE continues them)");
-    app.add_option("--checkpoint-every", checkpoint_every_, "seconds between checkpoints")->capture_default_str();
+    options.text("--out", out_, "results folder").show_default();
+    options.text("--seed", seed_text_, "master seed").show_default();
+    options.text("--threads", threads_text_, "OpenMP threads (default: all)");
+    options.text("--progress", progress_, "progress on stderr: auto|always|never").show_default();
+    options.flag("--quiet", quiet_, "no progress or summary lines on stderr");
+    options.text("--checkpoint", checkpoint_, "write the runs' state to FILE (lbmc resume FILE continues them)");
+    options.text("--checkpoint-every", checkpoint_every_, "seconds between checkpoints").show_default();
   }
 
   std::unique_ptr<CheckedCommand> check(const std::string& /*command_line*/) override {

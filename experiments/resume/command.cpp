@@ -19,9 +19,9 @@ class ResumeCommand final : public Command {
  public:
   ResumeCommand() : Command("resume", "continue a run from the state file its --checkpoint wrote") {}
 
-  void attach(CLI::App& app) override {
-    state_file_.attach(app, "the state file");
-    app.footer(
+  void attach(OptionSet& options) override {
+    state_file_.attach(options, "the state file");
+    options.footer(
         "The run goes on with the arguments stored in the state (seed included) and writes the bytes of the run\n"
         "had it never stopped; it keeps checkpointing to the file its --checkpoint names.");
   }

@@ -85,16 +85,16 @@ class ScatterCommand final : public Command {
   ScatterCommand()
       : Command("scatter", "scattered decomposition imbalance (Salmon)", engine::describe<ScatterSample>()) {}
 
-  void attach(CLI::App& app) override {
-    add_dist_option(app, dists_, "task-time law (mean > 0), repeatable: any law of the table below");
-    app.add_option("--tasks", tasks_text_, "tasks per processor n: list or range, e.g. 10,100 or 10:10000:*10")
-        ->capture_default_str();
-    app.add_option("--procs", procs_text_, "processors N_proc: list or range")->capture_default_str();
-    app.add_option("--confidence", confidence_text_, "confidences c of the quantile l_c, each in (0,1)")
-        ->capture_default_str();
-    add_stream_options(app, stream_text_, true);
-    add_run_options(app, run_text_);
-    app.footer(
+  void attach(OptionSet& options) override {
+    add_dist_option(options, dists_, "task-time law (mean > 0), repeatable: any law of the table below");
+    options.text("--tasks", tasks_text_, "tasks per processor n: list or range, e.g. 10,100 or 10:10000:*10")
+        .show_default();
+    options.text("--procs", procs_text_, "processors N_proc: list or range").show_default();
+    options.text("--confidence", confidence_text_, "confidences c of the quantile l_c, each in (0,1)")
+        .show_default();
+    add_stream_options(options, stream_text_, true);
+    add_run_options(options, run_text_);
+    options.footer(
         "Output columns: experiment,dist,tasks,procs,statistic,... References: exact (normal, exponential (Gamma\n"
         "sums), constant tasks; pass/fail), salmon-log-kept (x^2 = 2 ln[N/((1-c) sqrt(2 pi) x)]), salmon-printed\n"
         "(sqrt(ln[N^2/(2 pi (1-c)^2)])), normal-limit (Phi^-1(c^(1/N))), each times sigma/(sqrt(n) m).\n");

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "lbmc/dist/laws.hpp"
@@ -19,6 +20,7 @@
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/engine/run_journal.hpp"
 #include "lbmc/exp/command.hpp"
+#include "lbmc/exp/option_set.hpp"
 #include "lbmc/exp/report.hpp"
 
 namespace lbmc::exp {
@@ -94,9 +96,8 @@ Subcommands declare_commands(CLI::App& app, const std::vector<std::unique_ptr<Co
   Subcommands subcommands;
   for (const auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command->name(), command->summary());
-    // A repeated single-valued option takes its last value (list options say otherwise).
-    sub->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    command->attach(*sub);
+    OptionSet options(*sub);
+    command->attach(options);
     help_from_tables(*sub, *command);
     subcommands.emplace_back(sub, command.get());
   }

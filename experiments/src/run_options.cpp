@@ -25,40 +25,38 @@ namespace lbmc::exp {
 
 using engine::InputError;
 
-void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps) {
+void add_run_options(OptionSet& options, RunOptionsText& text, const std::string& default_reps) {
   text.reps = default_reps;
-  app.add_option("--reps", text.reps, "replications per parameter point (accepts 1e6)")
-      ->capture_default_str();
-  app.add_option("--target-rse", text.target_rse,
-                 "add blocks until every reported mean has relative se <= X");
-  app.add_option("--max-reps", text.max_reps, "upper limit on replications with --target-rse")
-      ->capture_default_str();
-  app.add_option("--seed", text.seed, "master seed (default: from std::random_device)");
-  app.add_option("--threads", text.threads, "OpenMP threads (default: all)");
-  app.add_option("--level", text.level, "confidence level of intervals")->capture_default_str();
-  app.add_option("--z-tol", text.z_tol, "|z| above which an exact check fails")->capture_default_str();
-  app.add_option("--csv", text.csv, "write tidy CSV to FILE, or - for stdout");
-  app.add_option("--json", text.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
-  app.add_option("--progress", text.progress, "progress on stderr: auto|always|never")
-      ->capture_default_str();
-  app.add_option("--max-memory", text.max_memory,
-                 "refuse runs estimated to need more, e.g. 512M, 4G (K, M, G, T: powers of 1024; default: what "
-                 "the machine and ulimit allow)");
-  app.add_option("--checkpoint", text.checkpoint,
-                 "write the run's state to FILE at wave boundaries, on SIGINT/SIGTERM and at the end "
-                 "(lbmc resume FILE continues it)");
-  app.add_option("--checkpoint-every", text.checkpoint_every, "seconds between checkpoints")->capture_default_str();
-  app.add_option("--blocks", text.blocks,
-                 "FIRST:COUNT: run only these blocks of every point and write their state to --checkpoint "
-                 "(lbmc merge combines slices)");
-  app.add_flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr (notes of references left out stay)");
-  app.add_flag("--strict", text.strict, "exit 1 when an exact check fails");
+  options.text("--reps", text.reps, "replications per parameter point (accepts 1e6)")
+      .show_default();
+  options.text("--target-rse", text.target_rse,
+               "add blocks until every reported mean has relative se <= X");
+  options.text("--max-reps", text.max_reps, "upper limit on replications with --target-rse")
+      .show_default();
+  options.text("--seed", text.seed, "master seed (default: from std::random_device)");
+  options.text("--threads", text.threads, "OpenMP threads (default: all)");
+  options.text("--level", text.level, "confidence level of intervals").show_default();
+  options.text("--z-tol", text.z_tol, "|z| above which an exact check fails").show_default();
+  options.text("--csv", text.csv, "write tidy CSV to FILE, or - for stdout");
+  options.text("--json", text.json, "write JSON (rows and run metadata) to FILE, or - for stdout");
+  options.text("--progress", text.progress, "progress on stderr: auto|always|never")
+      .show_default();
+  options.text("--max-memory", text.max_memory,
+               "refuse runs estimated to need more, e.g. 512M, 4G (K, M, G, T: powers of 1024; default: what "
+               "the machine and ulimit allow)");
+  options.text("--checkpoint", text.checkpoint,
+               "write the run's state to FILE at wave boundaries, on SIGINT/SIGTERM and at the end "
+               "(lbmc resume FILE continues it)");
+  options.text("--checkpoint-every", text.checkpoint_every, "seconds between checkpoints").show_default();
+  options.text("--blocks", text.blocks,
+               "FIRST:COUNT: run only these blocks of every point and write their state to --checkpoint "
+               "(lbmc merge combines slices)");
+  options.flag("--quiet", text.quiet, "no seed, timing or progress lines on stderr (notes of references left out stay)");
+  options.flag("--strict", text.strict, "exit 1 when an exact check fails");
 }
 
-CLI::Option* add_dist_option(CLI::App& app, std::vector<std::string>& specs, const std::string& help) {
-  return app.add_option("--dist", specs, help)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->capture_default_str();
+DeclaredOption add_dist_option(OptionSet& options, std::vector<std::string>& specs, const std::string& help) {
+  return options.texts("--dist", specs, help).show_default();
 }
 
 std::optional<std::filesystem::path> replaced_file(const std::string& name) {
@@ -303,15 +301,15 @@ double parse_cost(const char* option, const std::string& text) {
   return costs.front();
 }
 
-void add_stream_options(CLI::App& app, StreamText& text, bool device) {
-  app.add_option("--rng", text.rng,
-                 std::string("the blocks' stream: pcg64 (the default), or philox (Philox4x32-10, counter-based: the "
+void add_stream_options(OptionSet& options, StreamText& text, bool device) {
+  options.text("--rng", text.rng,
+               std::string("the blocks' stream: pcg64 (the default), or philox (Philox4x32-10, counter-based: the "
                              "stream a GPU runs") +
-                     (device ? ", and the default under --device cuda)" : ")"));
+                   (device ? ", and the default under --device cuda)" : ")"));
   if (device) {
-    app.add_option("--device", text.device,
-                   "where the replications run: cpu, or cuda (a GPU: the same bytes as --device cpu --rng philox)")
-        ->capture_default_str();
+    options.text("--device", text.device,
+                 "where the replications run: cpu, or cuda (a GPU: the same bytes as --device cpu --rng philox)")
+        .show_default();
   }
 }
 

@@ -93,18 +93,18 @@ std::vector<std::string> with_overrides(std::vector<std::string> arguments, cons
   return arguments;
 }
 
-void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored) {
+void add_overrides(OptionSet& options, StoredRunOverrides& overrides, bool stored) {
   const std::string by_default = stored ? " (default: as stored)" : "";
-  app.add_option("--threads", overrides.threads, "OpenMP threads (default: all)");
-  app.add_option("--csv", overrides.csv, "write tidy CSV to FILE, or - for stdout" + by_default);
-  app.add_option("--json", overrides.json, "write JSON (rows and run metadata) to FILE, or - for stdout" + by_default);
-  app.add_option("--progress", overrides.progress, "progress on stderr: auto|always|never");
+  options.text("--threads", overrides.threads, "OpenMP threads (default: all)");
+  options.text("--csv", overrides.csv, "write tidy CSV to FILE, or - for stdout" + by_default);
+  options.text("--json", overrides.json, "write JSON (rows and run metadata) to FILE, or - for stdout" + by_default);
+  options.text("--progress", overrides.progress, "progress on stderr: auto|always|never");
   if (stored) {
-    app.add_option("--device", overrides.device,
-                   "cpu or cuda: where the replications still to run go (the same bytes on either; the run keeps its "
-                   "stream) (default: as stored)");
+    options.text("--device", overrides.device,
+                 "cpu or cuda: where the replications still to run go (the same bytes on either; the run keeps its "
+                 "stream) (default: as stored)");
   }
-  app.add_flag("--quiet", overrides.quiet,
+  options.flag("--quiet", overrides.quiet,
                "no seed, timing or progress lines on stderr (notes of references left out stay)");
 }
 
@@ -121,9 +121,9 @@ engine::RunState read_stored_state(const std::string& path) {
   return state;
 }
 
-void StateFileArguments::attach(CLI::App& app, const std::string& help) {
-  app.add_option("state", path, help)->required();
-  add_overrides(app, overrides, true);
+void StateFileArguments::attach(OptionSet& options, const std::string& help) {
+  options.text("state", path, help).required();
+  add_overrides(options, overrides, true);
 }
 
 int run_stored(engine::RunState state, std::vector<std::string> arguments, bool extending) {

@@ -59,14 +59,14 @@ class ValidateCommand final : public Command {
  public:
   ValidateCommand() : Command("validate", "a quick run of every validator; exit 1 if any exact check fails") {}
 
-  void attach(CLI::App& app) override {
-    app.add_flag("--quick", quick_,
+  void attach(OptionSet& options) override {
+    options.flag("--quick", quick_,
                  fmt::format("{:g} base replications per case instead of {:g}", kQuickReps, kFullReps));
-    app.add_option("--seed", text_.seed, "master seed")->capture_default_str();
-    app.add_option("--threads", text_.threads, "OpenMP threads of each case (default: all)");
-    app.add_option("--only", only_, "run only the cases of this experiment");
-    app.add_flag("--quiet", text_.quiet, "no line per case on stderr");
-    app.footer(
+    options.text("--seed", text_.seed, "master seed").show_default();
+    options.text("--threads", text_.threads, "OpenMP threads of each case (default: all)");
+    options.text("--only", only_, "run only the cases of this experiment");
+    options.flag("--quiet", text_.quiet, "no line per case on stderr");
+    options.footer(
         "Runs the experiments' own command lines (maxload, maxshift, assign, scatter, ...) on fixed seeds and "
         "counts the verdicts of their exact and bound references.");
   }

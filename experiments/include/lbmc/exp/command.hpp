@@ -20,10 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "lbmc/engine/input_file.hpp"
 #include "lbmc/engine/statistic_info.hpp"
+#include "lbmc/exp/option_set.hpp"
 #include "lbmc/exp/run_options.hpp"
 
 namespace lbmc::exp {
@@ -85,7 +84,7 @@ class Command {
   const std::vector<engine::StatisticInfo>& statistics() const noexcept { return statistics_; }
   //! Declares the command's options on its subcommand (run_cli adds the
   //! statistics and, to a command taking laws, the law table to its help).
-  virtual void attach(CLI::App& app) = 0;
+  virtual void attach(OptionSet& options) = 0;
   //! Step 1 (top of this file): checks the parsed options and returns what
   //! runs them; `command_line` is the whole line, for the output's metadata.
   //! Throws engine::InputError on bad input.

@@ -12,12 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/input_file.hpp"
+#include "lbmc/exp/option_set.hpp"
 
 namespace lbmc::exp {
 
@@ -48,7 +47,7 @@ struct StreamText {
 };
 //! Adds --rng (pcg64 | philox) to a command whose kernels run on both
 //! streams, and --device (cpu | cuda) when they run on a GPU too.
-void add_stream_options(CLI::App& app, StreamText& text, bool device);
+void add_stream_options(OptionSet& options, StreamText& text, bool device);
 //! The stream and device they name: --rng left out is pcg64, or philox under
 //! --device cuda, which runs on nothing else. Throws InputError for any other
 //! text, and for --device cuda with --rng pcg64.
@@ -88,12 +87,12 @@ struct RunOptions {
 
 //! Registers --reps, --target-rse, --max-reps, --seed, --threads, --level,
 //! --z-tol, --csv, --json, --progress, --max-memory, --checkpoint,
-//! --checkpoint-every, --quiet, --strict on `app`.
-void add_run_options(CLI::App& app, RunOptionsText& text, const std::string& default_reps = "1e5");
+//! --checkpoint-every, --quiet, --strict.
+void add_run_options(OptionSet& options, RunOptionsText& text, const std::string& default_reps = "1e5");
 
 //! Registers a repeatable --dist option (each SPEC a law of the table that
 //! --help appends); `help` says what the laws are the laws of.
-CLI::Option* add_dist_option(CLI::App& app, std::vector<std::string>& specs, const std::string& help);
+DeclaredOption add_dist_option(OptionSet& options, std::vector<std::string>& specs, const std::string& help);
 
 //! Checks the common options; changes nothing (no thread count, no journal,
 //! no MPI call).

@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "lbmc/engine/run_state.hpp"
+#include "lbmc/exp/option_set.hpp"
 
 namespace lbmc::exp {
 
@@ -38,7 +37,7 @@ std::vector<std::string> with_overrides(std::vector<std::string> arguments, cons
 //! Declares --threads, --csv, --json, --progress and --quiet into
 //! `overrides`; `stored` (a stored run goes on): the outputs default to the
 //! stored run's, and --device is declared too.
-void add_overrides(CLI::App& app, StoredRunOverrides& overrides, bool stored);
+void add_overrides(OptionSet& options, StoredRunOverrides& overrides, bool stored);
 
 //! The state file at `path` (engine::read_run_state); throws InputError
 //! naming `path` unless it was written by this lbmc and stores a command line.
@@ -50,7 +49,7 @@ struct StateFileArguments {
   StoredRunOverrides overrides;
 
   //! Declares the positional state file (`help`) and the overrides.
-  void attach(CLI::App& app, const std::string& help);
+  void attach(OptionSet& options, const std::string& help);
   //! read_stored_state(path).
   engine::RunState read() const { return read_stored_state(path); }
 };
