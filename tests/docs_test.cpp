@@ -21,6 +21,7 @@
 
 #include <sys/wait.h>
 
+#include "lbmc/dist/samplers.hpp"
 #include "sanitizer.hpp"
 #include "support/files.hpp"
 
@@ -306,6 +307,13 @@ TEST_SUITE("fast") {
         CHECK(found);
       }
     }
+  }
+
+  TEST_CASE("docs: the reproducibility page lists the laws the counter-based stream takes") {
+    // The one place in docs/ that lists them; the command pages link to it.
+    std::string text = lbmc::test::slurp(kRoot / "docs" / "reproducibility.md");
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    CHECK(text.find(lbmc::dist::counter_stream_laws() + ";") != std::string::npos);
   }
 
   TEST_CASE("docs: heading ids follow GitHub's rule") {
