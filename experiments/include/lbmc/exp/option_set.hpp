@@ -1,8 +1,8 @@
 // What a command declares on its subcommand: options whose values arrive as
 // text (run_options.hpp checks them), flags, and the help's footer. Only
-// option_set.cpp and cli.cpp include the parser (CLI11); its header builds
+// option_set.cpp and cli.cpp include the parser (CLI11): its header builds
 // eight validators with static storage in every translation unit that
-// includes it, which took about 7 s of each command's compile time.
+// includes it, about 7 s of compile time each.
 #pragma once
 
 #include <string>
