@@ -27,11 +27,7 @@ using engine::ReferenceKind;
 
 std::string format_lambda(double lambda) { return std::isfinite(lambda) ? engine::format_number(lambda) : "inf"; }
 
-std::string format_fanout(const std::vector<std::int64_t>& fanout) {
-  std::string s;
-  for (const std::int64_t f : fanout) s += (s.empty() ? "" : "x") + std::to_string(f);
-  return s;
-}
+std::string format_fanout(const std::vector<std::int64_t>& fanout) { return fmt::format("{}", fmt::join(fanout, "x")); }
 
 std::vector<std::string> params_of(const DynamicModel& m) {
   return {to_string(m.model),
