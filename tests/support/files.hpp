@@ -1,5 +1,6 @@
 // What the tests that run the lbmc binary share: a scratch folder per test
-// file and process, a file's bytes, a shell command's exit code, and a
+// file and process (removed, with what it holds, when the process exits), a
+// file's bytes, a shell command's exit code, and a
 // command's exit code with what it wrote.
 #pragma once
 
@@ -7,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -15,11 +18,35 @@
 
 namespace lbmc::test {
 
+//! The scratch folders this process made, removed when it exits.
+class ScratchFolders {
+ public:
+  ScratchFolders() = default;
+  ScratchFolders(const ScratchFolders&) = delete;
+  ScratchFolders& operator=(const ScratchFolders&) = delete;
+  ~ScratchFolders() {
+    for (const std::filesystem::path& dir : made_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  void add(const std::filesystem::path& dir) {
+    const std::lock_guard lock(mutex_);
+    made_.insert(dir);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::filesystem::path> made_;
+};
+
 //! temp/lbmc_<name>_<pid>, created on first use.
 inline std::filesystem::path scratch_folder(const std::string& name) {
+  static ScratchFolders folders;
   std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("lbmc_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
+  folders.add(dir);
   return dir;
 }
 
