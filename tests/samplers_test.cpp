@@ -648,6 +648,30 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("samplers: Poisson and binomial tables draw the same variates without the value guide") {
+    const dist::DiscreteOptions unguided{0x1p-32, dist::kDefaultMaxTable, false};
+    const auto same_draws = [](const auto& guided, const auto& plain) {
+      REQUIRE(guided.method() == dist::DiscreteMethod::table);
+      REQUIRE(plain.method() == dist::DiscreteMethod::table);
+      CHECK(guided.portable().value_guide.cut != nullptr);
+      CHECK(plain.portable().value_guide.cut == nullptr);
+      engine::Generator a = engine::block_generator(11, 3);
+      engine::Generator b = a;
+      for (int k = 0; k < 100'000; ++k) REQUIRE(guided(a) == plain(b));
+      const bool same_outputs_used = a == b;
+      CHECK(same_outputs_used);
+    };
+    for (const double lambda : {0.5, 10.0, 300.0}) {
+      CAPTURE(lambda);
+      same_draws(dist::PoissonSampler(dist::Poisson{lambda}), dist::PoissonSampler(dist::Poisson{lambda}, unguided));
+    }
+    for (const auto& [trials, p] : {std::pair<std::int64_t, double>{1000, 0.01}, {40, 0.9}, {4096, 0.5}}) {
+      CAPTURE(trials);
+      same_draws(dist::BinomialSampler(dist::Binomial{trials, p}),
+                 dist::BinomialSampler(dist::Binomial{trials, p}, unguided));
+    }
+  }
+
   TEST_CASE("samplers: the value guide gives the table's cell wherever it settles a draw") {
     constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
     engine::Generator gen = engine::block_generator(5, 1);

@@ -129,7 +129,7 @@ void PoissonSampler::choose_method(const DiscreteOptions& options) {
   // sqrt(lambda): the standard deviation, for the switch rule and for PTRS.
   const double smu = std::sqrt(form.lambda);
   if (use_table(poisson_law(form.lambda), form.lambda >= 10.0, smu, options, table_)) {
-    use_table_values(static_cast<std::int64_t>(table_.lo()), 1);
+    use_table_values(static_cast<std::int64_t>(table_.lo()), 1, options);
     return;
   }
   // PTRS setup, Hörmann (1993) algorithm PTRS step 0.
@@ -171,7 +171,8 @@ void BinomialSampler::choose_method(const Binomial& law, const DiscreteOptions& 
   const double spq = std::sqrt(form.n * form.p * form.q);     // its standard deviation
   if (use_table(reduced, form.n * form.p >= 10.0, spq, options, table_)) {
     // The table's cells, read from the top when p > 1/2.
-    use_table_values(static_cast<std::int64_t>(form.flip ? form.n - table_.lo() : table_.lo()), form.flip ? -1 : 1);
+    use_table_values(static_cast<std::int64_t>(form.flip ? form.n - table_.lo() : table_.lo()), form.flip ? -1 : 1,
+                     options);
     return;
   }
   // BTRS setup, Hörmann (1993) algorithm BTRS step 0 and 3.0.

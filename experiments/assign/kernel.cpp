@@ -30,10 +30,11 @@ bool counts_throws(AssignModel model, MultinomialMethod method, std::int64_t tas
 
 // Binomial(trials, p) for parameters that change every call: BTRS through a
 // sampler with no table (cheap to set up) when trials·min(p, 1−p) >= 10,
-// otherwise the sampler's small inversion table.
+// otherwise the sampler's small inversion table, searched without the value
+// guide that would cost more to build than the one draw it serves.
 inline double binomial_once(engine::Generator& gen, std::int64_t trials, double p) {
-  static constexpr dist::DiscreteOptions kNoTable{0x1p-32, 1};
-  return dist::BinomialSampler(dist::Binomial{trials, p}, kNoTable)(gen);
+  static constexpr dist::DiscreteOptions kOneDraw{0x1p-32, 1, false};
+  return dist::BinomialSampler(dist::Binomial{trials, p}, kOneDraw)(gen);
 }
 
 struct AssignKernel {

@@ -55,6 +55,10 @@ struct DiscreteOptions {
   double tail_mass = 0x1p-32;
   //! Largest table, in cells (hi - lo + 1), before switching to rejection.
   std::size_t max_table = kDefaultMaxTable;
+  //! Build the value guide over the table: a thousand buckets or more, which
+  //! pay for themselves over many draws. Without it every draw takes the
+  //! table's search, to the same variate.
+  bool value_guide = true;
 };
 
 namespace detail {
@@ -111,11 +115,11 @@ class TableOrRejection {
   }
 
   //! Selects the table and reads cell 1 + j as first + step·j.
-  void use_table_values(std::int64_t first, std::int64_t step) {
+  void use_table_values(std::int64_t first, std::int64_t step, const DiscreteOptions& options) {
     portable_.method = DiscreteMethod::table;
     std::vector<std::int64_t> values(table_.size() + 2, kTailCell);
     for (std::size_t j = 0; j < table_.size(); ++j) values[j + 1] = first + step * static_cast<std::int64_t>(j);
-    value_guide_ = CellValueGuide(table_, values);
+    if (options.value_guide) value_guide_ = CellValueGuide(table_, values);
     cell_values_ = SharedArray(std::move(values));
   }
 
