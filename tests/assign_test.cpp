@@ -2,7 +2,6 @@
 // exact values, with fixed seeds and 4-standard-error tolerances.
 #include <doctest/doctest.h>
 
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -13,6 +12,8 @@
 #include "lbmc/engine/rng.hpp"
 #include "assign/throwing.hpp"
 #include "lbmc/exp/assign.hpp"
+
+namespace assign_test {
 
 using namespace lbmc;
 
@@ -151,3 +152,5 @@ TEST_SUITE("statistical") {
     CHECK(one.max_load.variance() == two.max_load.variance());
   }
 }
+
+}  // namespace assign_test

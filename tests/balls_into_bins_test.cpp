@@ -32,6 +32,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "support/tolerance.hpp"
 
+namespace balls_into_bins_test {
+
 namespace {
 
 namespace an = lbmc::analytic;
@@ -602,3 +604,4 @@ TEST_CASE("balls_into_bins rejects bad input") {
 }
 
 }  // TEST_SUITE
+}  // namespace balls_into_bins_test

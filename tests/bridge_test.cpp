@@ -24,6 +24,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "support/tolerance.hpp"
 
+namespace bridge_test {
+
 namespace {
 
 namespace an = lbmc::analytic;
@@ -766,3 +768,5 @@ TEST_SUITE("fast") {
     CHECK(an::bridge_correlation(2, 2, 4) == 1.0);
   }
 }
+
+}  // namespace bridge_test

@@ -16,6 +16,8 @@
 #include "lbmc/engine/run_state.hpp"
 #include "support/files.hpp"
 
+namespace checkpoint_writer_test {
+
 namespace fs = std::filesystem;
 using namespace lbmc::engine;
 
@@ -123,3 +125,5 @@ TEST_SUITE("fast") {
     CHECK(temporaries(dir) == 0);
   }
 }
+
+}  // namespace checkpoint_writer_test

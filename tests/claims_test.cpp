@@ -4,6 +4,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/claims.hpp"
 
+namespace claims_test {
+
 using namespace lbmc::exp;
 
 TEST_SUITE("fast") {
@@ -34,3 +36,5 @@ TEST_SUITE("fast") {
     CHECK(classify("9.791", 9.7916) == ClaimVerdict::rounding);              // 9.792 vs 9.791
   }
 }
+
+}  // namespace claims_test

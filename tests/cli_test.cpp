@@ -9,12 +9,17 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <omp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lbmc/engine/run_journal.hpp"
+#include "lbmc/exp/command.hpp"
 #include "sanitizer.hpp"
 #include "support/files.hpp"
+
+namespace cli_test {
 
 namespace fs = std::filesystem;
 
@@ -440,11 +445,6 @@ TEST_SUITE("fast") {
   }
 }
 
-#include <omp.h>
-
-#include "lbmc/engine/run_journal.hpp"
-#include "lbmc/exp/command.hpp"
-
 TEST_SUITE("fast") {
   TEST_CASE("cli: check-only parses a valid command line in process and does nothing") {
     const fs::path csv = scratch() / "check_only.csv";
@@ -481,3 +481,5 @@ TEST_SUITE("fast") {
     CHECK_FALSE(fs::exists(state));
   }
 }
+
+}  // namespace cli_test

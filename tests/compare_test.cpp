@@ -69,6 +69,8 @@
 #include "support/files.hpp"
 #include "support/task_times.hpp"
 
+namespace compare_test {
+
 using namespace lbmc;
 namespace fs = std::filesystem;
 
@@ -803,3 +805,5 @@ TEST_SUITE("fast") {
     }
   }
 }
+
+}  // namespace compare_test

@@ -33,11 +33,12 @@
 #include "support/files.hpp"
 #include "support/task_times.hpp"
 
+namespace compare_workloads_test {
+
 using namespace lbmc;
 namespace fs = std::filesystem;
 
 namespace {
-
 
 exp::Outcome outcome(const std::string& strategy, const std::vector<double>& times, const exp::Machine& machine,
                      std::uint64_t seed = 1) {
@@ -467,3 +468,5 @@ TEST_SUITE("statistical") {
     CHECK(ar > 10.0 * ar_se);
   }
 }
+
+}  // namespace compare_workloads_test

@@ -27,6 +27,8 @@
 
 #include <dlfcn.h>
 
+namespace cpu_independence_test {
+
 namespace {
 
 // stdout and stderr of a shell command (so that a library the loader could
@@ -80,3 +82,5 @@ TEST_SUITE("fast") {
     CHECK(sse2 == plain);
   }
 }
+
+}  // namespace cpu_independence_test

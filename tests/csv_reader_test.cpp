@@ -9,6 +9,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/writers.hpp"
 
+namespace csv_reader_test {
+
 using namespace lbmc::engine;
 
 TEST_SUITE("fast") {
@@ -39,3 +41,5 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(read_csv("a,b\n\"1,2\n"), RuntimeFailure);
   }
 }
+
+}  // namespace csv_reader_test

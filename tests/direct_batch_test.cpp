@@ -14,6 +14,8 @@
 #include "maxload/direct_batch.hpp"
 #include "maxload/direct_max.hpp"
 
+namespace direct_batch_test {
+
 using namespace lbmc;
 
 namespace {
@@ -124,3 +126,5 @@ TEST_SUITE("fast") {
     }
   }
 }
+
+}  // namespace direct_batch_test

@@ -2,7 +2,6 @@
 // the exact law: two-sample KS distance and moments within standard errors.
 #include <doctest/doctest.h>
 
-
 #include <cmath>
 #include <limits>
 #include <span>
@@ -11,6 +10,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "maxload/direct_max.hpp"
 #include "lbmc/exp/maxload.hpp"
+
+namespace direct_max_test {
 
 using namespace lbmc;
 
@@ -162,3 +163,5 @@ TEST_SUITE("statistical") {
     CHECK(std::abs(direct.moments.mean() - wrong.mean) > 4 * direct.moments.mean_se());
   }
 }
+
+}  // namespace direct_max_test

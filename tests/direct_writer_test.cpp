@@ -18,6 +18,8 @@
 #include "lbmc/engine/direct_writer.hpp"
 #include "support/files.hpp"
 
+namespace direct_writer_test {
+
 namespace fs = std::filesystem;
 using lbmc::engine::DirectWriter;
 
@@ -75,3 +77,5 @@ TEST_SUITE("fast") {
     ::close(fd);
   }
 }
+
+}  // namespace direct_writer_test

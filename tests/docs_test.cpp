@@ -25,6 +25,8 @@
 #include "sanitizer.hpp"
 #include "support/files.hpp"
 
+namespace docs_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -322,3 +324,5 @@ TEST_SUITE("fast") {
     CHECK(heading_id("Measured task times: `empirical:FILE`") == "measured-task-times-empiricalfile");
   }
 }
+
+}  // namespace docs_test

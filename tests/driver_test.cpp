@@ -1,13 +1,18 @@
 // Replication driver: block streams, thread-count invariance, stopping rule.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <random>
 #include <set>
 
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/engine/moments.hpp"
+#include "lbmc/engine/reduction.hpp"
 #include "lbmc/engine/rng.hpp"
+
+namespace driver_test {
 
 namespace {
 
@@ -163,11 +168,6 @@ TEST_SUITE("fast") {
   }
 }
 
-#include <algorithm>
-#include <random>
-
-#include "lbmc/engine/reduction.hpp"
-
 TEST_SUITE("fast") {
   TEST_CASE("reduction: the same bits for any arrival order and any split of the blocks") {
     // 1000 blocks of varied values (merges of Moments are not associative in
@@ -215,3 +215,5 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(static_cast<void>(r.covered()), std::logic_error);
   }
 }
+
+}  // namespace driver_test

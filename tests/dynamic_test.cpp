@@ -6,7 +6,6 @@
 // thread-count invariance, and Monte Carlo means against exact values.
 #include <doctest/doctest.h>
 
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +19,8 @@
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/exp/dynamic.hpp"
 #include "lbmc/exp/dynamic_search.hpp"
+
+namespace dynamic_test {
 
 using namespace lbmc;
 
@@ -536,3 +537,5 @@ TEST_SUITE("statistical") {
     }
   }
 }
+
+}  // namespace dynamic_test

@@ -14,6 +14,8 @@
 #include "lbmc/engine/rng.hpp"
 #include "lbmc/engine/serial.hpp"
 
+namespace early_sketches_test {
+
 namespace {
 
 using lbmc::engine::QuantileStore;
@@ -78,3 +80,5 @@ TEST_SUITE("fast") {
     CHECK(total_bytes(nodes) == late);
   }
 }
+
+}  // namespace early_sketches_test

@@ -12,6 +12,8 @@
 #include "lbmc/engine/interrupt.hpp"
 #include "lbmc/exp/command.hpp"
 
+namespace embedding_test {
+
 namespace {
 
 using lbmc::engine::Embedding;
@@ -86,3 +88,5 @@ TEST_SUITE("fast") {
     CHECK(other.output.tables.size() == 1);
   }
 }
+
+}  // namespace embedding_test

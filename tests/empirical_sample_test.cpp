@@ -21,6 +21,8 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
 
+namespace empirical_sample_test {
+
 namespace {
 
 using lbmc::dist::EmpiricalSample;
@@ -263,3 +265,5 @@ TEST_SUITE("fast") {
     CHECK(error_of(big.path(), "", std::nan("")).find("more than the nan") != std::string::npos);
   }
 }
+
+}  // namespace empirical_sample_test

@@ -15,6 +15,8 @@
 
 #include "lbmc/analytic/extended_math.hpp"
 
+namespace extended_math_test {
+
 namespace {
 
 namespace ext = lbmc::analytic::ext;
@@ -133,3 +135,5 @@ TEST_SUITE("fast") {
     CHECK(std::isnan(ext::log_factorial(-1)));
   }
 }
+
+}  // namespace extended_math_test

@@ -8,6 +8,8 @@
 #include "lbmc/engine/fields.hpp"
 #include "lbmc/engine/moments.hpp"
 
+namespace fields_test {
+
 namespace {
 
 using lbmc::engine::Moments;
@@ -69,3 +71,5 @@ TEST_SUITE("fast") {
     CHECK(a.extra->count == 7);          // an empty optional merges nothing
   }
 }
+
+}  // namespace fields_test

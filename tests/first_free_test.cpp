@@ -12,6 +12,8 @@
 #include "lbmc/engine/rng.hpp"
 #include "compare/first_free.hpp"
 
+namespace first_free_test {
+
 namespace {
 
 using lbmc::exp::FirstFree;
@@ -84,3 +86,5 @@ TEST_SUITE("fast") {
     CHECK(tree.latest() == 1.0);
   }
 }
+
+}  // namespace first_free_test

@@ -16,6 +16,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "support/tolerance.hpp"
 
+namespace gumbel_test {
+
 namespace {
 
 namespace an = lbmc::analytic;
@@ -193,3 +195,5 @@ TEST_SUITE("fast") {
     CHECK(within_eps(an::variance(g), kPi * kPi * 0.0625 / 6.0, 4));
   }
 }
+
+}  // namespace gumbel_test

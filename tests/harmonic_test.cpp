@@ -12,6 +12,8 @@
 #include "lbmc/analytic/harmonic.hpp"
 #include "lbmc/engine/errors.hpp"
 
+namespace harmonic_test {
+
 namespace {
 
 using lbmc::analytic::harmonic;
@@ -128,3 +130,5 @@ TEST_SUITE("fast") {
     CHECK(std::abs(harmonic2(1000000000LL) + 1e-9 - 0.5e-18 - zeta2) <= ulp(zeta2));
   }
 }
+
+}  // namespace harmonic_test

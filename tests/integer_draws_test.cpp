@@ -10,6 +10,8 @@
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/rng.hpp"
 
+namespace integer_draws_test {
+
 using namespace lbmc;
 
 namespace {
@@ -59,3 +61,5 @@ TEST_SUITE("fast") {
     check_same_draws(WholeOutputs{}, 17);
   }
 }
+
+}  // namespace integer_draws_test

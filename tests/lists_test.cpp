@@ -6,6 +6,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/lists.hpp"
 
+namespace lists_test {
+
 using namespace lbmc::engine;
 
 TEST_SUITE("fast") {
@@ -51,3 +53,5 @@ TEST_SUITE("fast") {
     CHECK_THROWS_AS(parse_real_list("1:6e5:+1,1:6e5:+1"), InputError);
   }
 }
+
+}  // namespace lists_test

@@ -29,6 +29,8 @@
 #include "lbmc/engine/errors.hpp"
 #include "support/tolerance.hpp"
 
+namespace max_of_iid_test {
+
 namespace {
 
 namespace an = lbmc::analytic;
@@ -655,3 +657,5 @@ TEST_SUITE("fast") {
     CHECK(an::cdf(max, k - 1.0) < 0.95);
   }
 }
+
+}  // namespace max_of_iid_test

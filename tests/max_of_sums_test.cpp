@@ -42,6 +42,8 @@
 #include "compare/makespans.hpp"
 #include "support/files.hpp"
 
+namespace max_of_sums_test {
+
 using namespace lbmc;
 using analytic::SumGroup;
 
@@ -354,3 +356,5 @@ TEST_SUITE("statistical") {
     }
   }
 }
+
+}  // namespace max_of_sums_test

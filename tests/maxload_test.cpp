@@ -2,12 +2,13 @@
 // Fixed seeds; tolerances are 4 standard errors computed from each run.
 #include <doctest/doctest.h>
 
-
 #include <cmath>
 
 #include "lbmc/analytic/max_of_iid.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/exp/maxload.hpp"
+
+namespace maxload_test {
 
 using namespace lbmc;
 
@@ -69,3 +70,5 @@ TEST_SUITE("statistical") {
     CHECK(std::abs(sample.moments.mean() - wrong.mean) > 4 * sample.moments.mean_se());
   }
 }
+
+}  // namespace maxload_test

@@ -17,6 +17,8 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/exp/maxshift.hpp"
 
+namespace maxshift_test {
+
 using namespace lbmc;
 
 namespace {
@@ -336,3 +338,5 @@ TEST_SUITE("statistical") {
     CHECK(std::abs(s.w_zero.value() - exact.w_zero) <= 4 * s.w_zero.se());
   }
 }
+
+}  // namespace maxshift_test

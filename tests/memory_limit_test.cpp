@@ -4,6 +4,8 @@
 
 #include "lbmc/engine/memory_limit.hpp"
 
+namespace memory_limit_test {
+
 using namespace lbmc;
 
 TEST_SUITE("fast") {
@@ -15,3 +17,5 @@ TEST_SUITE("fast") {
     CHECK(engine::format_memory_size(7.65e87 * 0x1p50) == "7.65e+87 PiB");
   }
 }
+
+}  // namespace memory_limit_test

@@ -7,6 +7,8 @@
 #include "lbmc/engine/moments.hpp"
 #include "lbmc/engine/rng.hpp"
 
+namespace moments_test {
+
 using lbmc::engine::Moments;
 
 namespace {
@@ -107,3 +109,5 @@ TEST_SUITE("fast") {
     CHECK(empty.count() == 2);
   }
 }
+
+}  // namespace moments_test

@@ -24,6 +24,8 @@
 
 #include "sanitizer.hpp"
 
+namespace mpi_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -238,5 +240,7 @@ TEST_SUITE("mpi") {
     CHECK(read_all(csv) == whole);
   }
 }
+
+}  // namespace mpi_test
 
 #endif

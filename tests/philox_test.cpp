@@ -19,6 +19,8 @@
 #include "lbmc/engine/rng.hpp"
 #include "support/files.hpp"
 
+namespace philox_test {
+
 namespace {
 
 using lbmc::engine::PhiloxStream;
@@ -244,3 +246,5 @@ TEST_SUITE("statistical") {
     }
   }
 }
+
+}  // namespace philox_test

@@ -17,6 +17,8 @@
 #include "lbmc/dist/portable_exp_log.hpp"
 #include "lbmc/engine/rng.hpp"
 
+namespace portable_math_test {
+
 namespace {
 
 using namespace lbmc;
@@ -165,3 +167,5 @@ TEST_SUITE("fast") {
     CHECK(dist::FixedPower(3.0, 1.0)(0x1p400) == kInf);
   }
 }
+
+}  // namespace portable_math_test

@@ -35,6 +35,8 @@
 #include "compare/makespans.hpp"
 #include "support/tolerance.hpp"
 
+namespace power_of_choices_test {
+
 namespace {
 
 namespace an = lbmc::analytic;
@@ -363,3 +365,5 @@ TEST_SUITE("statistical") {
     CHECK(chi2 <= boost::math::quantile(boost::math::complement(chi, 1e-4)));
   }
 }
+
+}  // namespace power_of_choices_test

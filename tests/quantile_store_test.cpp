@@ -15,6 +15,8 @@
 #include "lbmc/engine/quantile_store.hpp"
 #include "lbmc/engine/rng.hpp"
 
+namespace quantile_store_test {
+
 using lbmc::engine::QuantileStore;
 
 TEST_SUITE("fast") {
@@ -275,3 +277,5 @@ TEST_SUITE("fast") {
     CHECK(copy.result().fraction_at_most(1.0) == 0.5);
   }
 }
+
+}  // namespace quantile_store_test

@@ -18,6 +18,8 @@
 #include "lbmc/engine/radix_sort.hpp"
 #include "lbmc/engine/rng.hpp"
 
+namespace radix_sort_test {
+
 using lbmc::engine::ScratchVector;
 
 namespace {
@@ -158,3 +160,5 @@ TEST_SUITE("fast") {
     CHECK(keyed == want);
   }
 }
+
+}  // namespace radix_sort_test

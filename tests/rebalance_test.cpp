@@ -6,7 +6,6 @@
 // independent estimate of E D.
 #include <doctest/doctest.h>
 
-
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -16,6 +15,8 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/exp/maxshift.hpp"
 #include "lbmc/exp/rebalance.hpp"
+
+namespace rebalance_test {
 
 using namespace lbmc;
 using exp::Approach;
@@ -317,3 +318,5 @@ TEST_SUITE("statistical") {
     for (int a = 0; a < exp::kApproaches; ++a) CHECK(one.approach[a].time.mean() == two.approach[a].time.mean());
   }
 }
+
+}  // namespace rebalance_test

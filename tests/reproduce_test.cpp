@@ -10,6 +10,8 @@
 
 #include <unistd.h>
 
+namespace reproduce_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -62,3 +64,5 @@ TEST_SUITE("fast") {
     fs::remove_all(out);
   }
 }
+
+}  // namespace reproduce_test

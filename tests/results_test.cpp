@@ -8,6 +8,8 @@
 #include "lbmc/engine/rows.hpp"
 #include "lbmc/engine/writers.hpp"
 
+namespace results_test {
+
 using namespace lbmc::engine;
 
 TEST_SUITE("fast") {
@@ -148,3 +150,5 @@ TEST_SUITE("fast") {
     CHECK(format_number(-1e-320) == "-1e-320");
   }
 }
+
+}  // namespace results_test

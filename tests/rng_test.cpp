@@ -19,6 +19,8 @@
 
 #include "lbmc/engine/rng.hpp"
 
+namespace rng_test {
+
 using namespace lbmc;
 
 namespace {
@@ -184,3 +186,5 @@ TEST_SUITE("fast") {
   }
 
 }
+
+}  // namespace rng_test

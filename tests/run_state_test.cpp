@@ -20,6 +20,8 @@
 #include "lbmc/engine/run_state.hpp"
 #include "support/files.hpp"
 
+namespace run_state_test {
+
 namespace fs = std::filesystem;
 using namespace lbmc::engine;
 
@@ -564,3 +566,5 @@ TEST_SUITE("statistical") {
     CHECK_FALSE(fs::exists(again));
   }
 }
+
+}  // namespace run_state_test

@@ -44,6 +44,8 @@
 #include "lbmc/engine/rng.hpp"
 #include "support/goodness_of_fit.hpp"
 
+namespace samplers_test {
+
 namespace {
 
 using namespace lbmc;
@@ -1421,3 +1423,5 @@ TEST_SUITE("statistical") {
     CHECK(std::abs(m - dist::mean(dist::Gamma{2.5, 2.04})) > 8.0 * std::sqrt(dist::variance(dist::Gamma{2.5, 2.0}) / 4e5));
   }
 }
+
+}  // namespace samplers_test

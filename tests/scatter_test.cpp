@@ -17,7 +17,6 @@
 
 #include <algorithm>
 
-
 #include <cmath>
 #include <limits>
 
@@ -26,6 +25,8 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/exp/scatter.hpp"
+
+namespace scatter_test {
 
 using namespace lbmc;
 
@@ -178,3 +179,5 @@ TEST_SUITE("statistical") {
     CHECK(std::abs(sample.l.mean() - wrong) > 4 * sample.l.mean_se());
   }
 }
+
+}  // namespace scatter_test

@@ -21,6 +21,8 @@
 #include "lbmc/exp/dynamic_search.hpp"
 #include "lbmc/exp/maxshift.hpp"
 
+namespace serial_test {
+
 using namespace lbmc::engine;
 
 namespace {
@@ -279,3 +281,5 @@ TEST_SUITE("fast") {
     CHECK(to_bytes(loaded) == good.data());
   }
 }
+
+}  // namespace serial_test

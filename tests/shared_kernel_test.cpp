@@ -28,6 +28,8 @@
 #include "maxshift/replication_shift.hpp"
 #include "scatter/replication_scatter.hpp"
 
+namespace shared_kernel_test {
+
 namespace {
 
 using lbmc::engine::PhiloxStream;
@@ -448,3 +450,5 @@ TEST_SUITE("fast") {
     }
   }
 }
+
+}  // namespace shared_kernel_test

@@ -19,6 +19,8 @@
 #include "lbmc/exp/command.hpp"
 #include "support/files.hpp"
 
+namespace statistics_test {
+
 namespace {
 
 using namespace lbmc::engine;
@@ -185,3 +187,5 @@ TEST_SUITE("fast") {
     CHECK(checked.size() == runs.size());
   }
 }
+
+}  // namespace statistics_test

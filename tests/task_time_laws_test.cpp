@@ -32,6 +32,8 @@
 #include "support/files.hpp"
 #include "support/goodness_of_fit.hpp"
 
+namespace task_time_laws_test {
+
 using namespace lbmc;
 namespace fs = std::filesystem;
 
@@ -551,3 +553,5 @@ TEST_SUITE("statistical") {
     CHECK(slurp(csv).find("salmon-printed") != std::string::npos);
   }
 }
+
+}  // namespace task_time_laws_test

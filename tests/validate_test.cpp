@@ -9,6 +9,8 @@
 
 #include "validate/validate.hpp"
 
+namespace validate_test {
+
 using lbmc::exp::count_verdicts;
 
 namespace {
@@ -53,3 +55,5 @@ TEST_SUITE("fast") {
     CHECK(exit_code(lbmc + " validate --only nothing 2>/dev/null") == 2);
   }
 }
+
+}  // namespace validate_test

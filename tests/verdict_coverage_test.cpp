@@ -23,6 +23,8 @@
 #include "lbmc/engine/csv_reader.hpp"
 #include "lbmc/exp/command.hpp"
 
+namespace verdict_coverage_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -137,3 +139,5 @@ TEST_SUITE("statistical") {
     }
   }
 }
+
+}  // namespace verdict_coverage_test

@@ -10,11 +10,11 @@
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "random_assignment_checks.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
 
 // G = P/L, the number of groups. Throws engine::InputError unless L >= 1
 // divides P.

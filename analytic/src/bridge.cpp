@@ -29,12 +29,12 @@
 #include "lbmc/dist/double_double.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
 
 namespace bmc = boost::math::constants;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 // pi^2/8 as a double-double (hi + lo), from mpmath at 50 digits.

@@ -13,12 +13,12 @@
 #include <fmt/format.h>
 
 #include "lbmc/engine/errors.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
 
 namespace bmc = boost::math::constants;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 }  // namespace
 

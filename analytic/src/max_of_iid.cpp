@@ -26,6 +26,7 @@
 #include "lbmc/dist/integer_search.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -33,14 +34,6 @@ namespace {
 namespace quad = boost::math::quadrature;
 using dist::LoadLaw;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-// Tail mass below which the sums for integer laws stop.
-constexpr double kNegligible = 1e-300;
-// Stopping tolerance of the quadratures (relative to the L1 norm of the
-// integrand): the difference of two successive levels. Double-exponential
-// rules roughly square their error from one level to the next, so at this
-// tolerance the last level is accurate to rounding.
-constexpr double kQuadTolerance = 1e-10;
 // Integer laws: the most terms the term-by-term sums take (3 Boost calls each,
 // 2-10 us per term: ~0.1 s at most); wider laws are summed with a stride.
 constexpr double kDirectTerms = 16384;
@@ -53,14 +46,10 @@ constexpr double kStrideTail = 1e-20;
 // Strided sums: the sums at strides h and 2h must agree to this, relative to
 // sd Z (mean) and E (Z - c)^2 (second moment); see strided_moments.
 constexpr double kStrideCheck = 1e-9;
-// E ceil(Z/L): below the lower max-quantile at this level every term
-// P(Z > jL) = 1 - F^n is exactly 1 in double (F^n < 2^-54 rounds away).
-constexpr double kCertainLevel = 0x1p-60;
 // Strided sums: the most nodes one sum may take (if the check kept halving
 // the stride); never reached for binomial and Poisson laws.
 constexpr double kMaxStrideNodes = 1e6;
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
 
 // ln F(x), accurate in both halves of the law.
 double log_cdf(const LoadLaw& law, double x) {

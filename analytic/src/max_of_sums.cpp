@@ -14,23 +14,13 @@
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
 
 namespace quad = boost::math::quadrature;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-// Stopping tolerance of the quadratures, as scatter.cpp and max_of_iid.cpp.
-constexpr double kQuadTolerance = 1e-10;
-// Integer sums: below the largest quantile of the groups' maxima at this
-// level every term 1 − H(k) is 1 in double (H(k) < 2^-60): counted.
-constexpr double kCertainLevel = 0x1p-60;
-// Continuous sums: the lower end of the integral is the largest quantile of
-// the groups' maxima at this level. Integer sums: the sum ends where every
-// group's P(S_g > k) is at most this over its processors (not below the
-// smallest normal double).
-constexpr double kNegligible = 1e-300;
 constexpr double kSmallestLevel = std::numeric_limits<double>::min();
 
 void require_groups(std::span<const SumGroup> groups) {

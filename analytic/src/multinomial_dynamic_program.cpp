@@ -17,6 +17,7 @@
 #include "lbmc/analytic/extended_math.hpp"
 #include "lbmc/analytic/multinomial_max.hpp"
 #include "lbmc/engine/errors.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -24,8 +25,6 @@ namespace {
 // Most inner steps the dynamic program may take.
 constexpr double kMaxDpWork = 1e10;
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
-long double as_ld(std::int64_t n) { return static_cast<long double>(n); }
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "lbmc/analytic/extended_math.hpp"
 #include "lbmc/analytic/reference_unavailable.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic::detail {
 namespace {
@@ -28,8 +29,6 @@ constexpr double kAlias = 1e-22;
 constexpr double kMaxCdfWork = 0x1p26;
 constexpr double kMaxReferenceWork = 0x1p26;
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
-long double as_ld(std::int64_t n) { return static_cast<long double>(n); }
 
 // The tilted, truncated Poisson law P(Y = j) ∝ e^{js}/j! on j in [lo, hi]
 // within {0..k}, the terms below e^{-kDrop} of the mode dropped.

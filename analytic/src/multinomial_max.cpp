@@ -15,6 +15,7 @@
 #include "lbmc/engine/math_policy.hpp"
 #include "multinomial_lattice.hpp"
 #include "random_assignment_checks.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -23,8 +24,6 @@ namespace {
 // the binomial closed forms beyond.
 constexpr std::int64_t kTwoBinLatticeMaxN = 2048;
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
-long double as_ld(std::int64_t n) { return static_cast<long double>(n); }
 
 // P(M <= k): the closed-form edges, two processors beyond the lattice's N,
 // the lattice inversion for the rest.

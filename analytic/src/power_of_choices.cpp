@@ -20,6 +20,7 @@
 #include "lbmc/analytic/reference_unavailable.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -58,7 +59,6 @@ constexpr double kMaxBallsPerBin = 0x1p62;
 // D = 1: the largest t whose Poisson window is formed (about 0.3 s).
 constexpr double kMaxPoissonT = 1e6;
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
 
 // ---- exact arithmetic ------------------------------------------------------
 

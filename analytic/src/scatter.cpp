@@ -23,13 +23,13 @@
 #include "lbmc/analytic/sum_law.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
 
 namespace quad = boost::math::quadrature;
 
-constexpr double kQuadTolerance = 1e-10;
 
 void require_procs_confidence(std::int64_t procs, double c) {
   if (procs < 1) throw engine::InputError(fmt::format("scattered decomposition: N_proc = {} must be >= 1", procs));
@@ -47,7 +47,6 @@ void require_point(const dist::LoadLaw& task, std::int64_t n, std::int64_t procs
   }
 }
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
 
 // 1 − c^{1/N}, without cancellation (long double keeps ln(c)/N's rounding).
 double upper_root_tail(double c, std::int64_t procs) {

@@ -16,6 +16,7 @@
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 #include "random_assignment_checks.hpp"
+#include "numbers.hpp"
 
 namespace lbmc::analytic {
 namespace {
@@ -25,8 +26,6 @@ constexpr long double kSqrtPiL = 1.772453850905516027298167483341145183L;
 // E ceil(M/L): the residue method when 16 L <= sd(X).
 constexpr double kResidueRatio = 16.0;
 
-double as_double(std::int64_t n) { return static_cast<double>(n); }
-long double as_ld(std::int64_t n) { return static_cast<long double>(n); }
 
 // E|X - N/2| = ceil(N/2) C(N, ceil(N/2)) / 2^N (de Moivre's mean absolute
 // deviation) = (N/2) Gamma(m + 1/2) / (sqrt(pi) Gamma(m + 1)), m = floor(N/2)

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "lbmc/dist/double_double.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/memory_limit.hpp"
 
@@ -358,28 +359,9 @@ double value_of(const std::string& path, std::size_t line, std::string_view fiel
 
 // ---------------------------------------------------------------- moments
 
-struct DD {
-  double hi = 0.0;
-  double lo = 0.0;
-};
-
-DD two_sum(double a, double b) {
-  const double s = a + b;
-  const double bb = s - a;
-  return {s, (a - (s - bb)) + (b - bb)};
-}
-
-DD two_prod(double a, double b) {  // Dekker; exact unless it underflows
-  constexpr double kSplit = 134217729.0;  // 2^27 + 1
-  const double p = a * b;
-  const double ta = kSplit * a;
-  const double ah = ta - (ta - a);
-  const double al = a - ah;
-  const double tb = kSplit * b;
-  const double bh = tb - (tb - b);
-  const double bl = b - bh;
-  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
-}
+using dd::DD;
+using dd::two_prod;  // Dekker; exact unless it underflows
+using dd::two_sum;
 
 // A running sum: hi carries the rounded sum, lo the sum of the rounding errors.
 struct Sum {

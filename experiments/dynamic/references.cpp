@@ -29,7 +29,7 @@ namespace {
 using engine::Reference;
 using engine::ReferenceKind;
 
-analytic::DynamicParams params_of(const DynamicModel& m) { return {m.p, m.t1, m.nu, m.lambda}; }
+analytic::DynamicParams analytic_params(const DynamicModel& m) { return {m.p, m.t1, m.nu, m.lambda}; }
 
 Reference efficiency_ref(const char* name, ReferenceKind kind, double inverse, bool upper = true) {
   return {name, kind, 1.0 / inverse, upper};
@@ -37,7 +37,7 @@ Reference efficiency_ref(const char* name, ReferenceKind kind, double inverse, b
 
 std::optional<double> exact_completion_time(const DynamicModel& m) {
   if (levels(m) != 1 || !uses_model_laws(m)) return std::nullopt;
-  const analytic::DynamicParams params = params_of(m);
+  const analytic::DynamicParams params = analytic_params(m);
   switch (m.model) {
     case SubtaskModel::deterministic: return analytic::deterministic_completion_time(params);
     case SubtaskModel::exponential:
@@ -54,7 +54,7 @@ std::optional<double> exact_completion_time(const DynamicModel& m) {
 PointReferences point_references(const DynamicModel& m) {
   PointReferences refs;
   if (levels(m) != 1) return refs;
-  const analytic::DynamicParams params = params_of(m);
+  const analytic::DynamicParams params = analytic_params(m);
   if (const auto exact = exact_completion_time(m)) {
     refs.t_p.push_back({"exact", ReferenceKind::exact, *exact});
     refs.eta.push_back({"exact", ReferenceKind::exact, m.t1 / (static_cast<double>(m.p) * *exact)});

@@ -19,15 +19,12 @@ namespace {
 
 constexpr std::int64_t kReps = 1'000'000;
 constexpr double kAlpha = 0.95;
-const dist::LoadLaw kStandardNormal = dist::Normal{0.0, 1.0};
 
 // A printed formula (no number printed) agrees with the exact value when the
 // two agree to three significant digits.
 ClaimVerdict formula_verdict(double formula, double exact) {
   return std::abs(formula - exact) <= 5e-4 * std::abs(exact) ? ClaimVerdict::reproduced : ClaimVerdict::asymptotic_only;
 }
-
-double percent_off(double approx, double exact) { return 100.0 * (approx - exact) / std::abs(exact); }
 
 }  // namespace
 

@@ -21,8 +21,6 @@
 namespace lbmc::exp {
 namespace {
 
-const dist::LoadLaw kStandardNormal = dist::Normal{0.0, 1.0};
-
 // Verdict for a printed formula that is exact: reproduced when the
 // simulation agrees with it within 4 standard errors.
 ClaimVerdict exact_formula_verdict(double exact, double mc, double se) {

@@ -3,11 +3,13 @@
 // adding a part to its paper in papers.cpp.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "lbmc/dist/laws.hpp"
 #include "lbmc/engine/driver.hpp"
 #include "lbmc/exp/claims.hpp"
 
@@ -25,6 +27,12 @@ struct ReproduceContext {
   //! each claim's numbers do not depend on which other claims ran.
   engine::RunPlan plan(const std::string& claim_id, std::int64_t reps) const;
 };
+
+//! The law of the papers' normal task times, N(0, 1).
+inline const dist::LoadLaw kStandardNormal = dist::Normal{0.0, 1.0};
+
+//! How far a printed approximation is from the exact value, in percent of it.
+inline double percent_off(double approx, double exact) { return 100.0 * (approx - exact) / std::abs(exact); }
 
 using ClaimPart = std::vector<Claim> (*)(const ReproduceContext&);
 

@@ -24,8 +24,6 @@ constexpr const char* kLocation = "final equation, N_proc = 1000, c = 99%";
 // Task-time variates per simulated point of the exponential sweep.
 constexpr double kSweepVariates = 1e9;
 
-double percent_off(double approx, double exact) { return 100.0 * (approx - exact) / std::abs(exact); }
-
 // Salmon's constant as printed, with the log term kept, and the exact normal limit.
 struct Constants {
   double printed_form;
