@@ -30,6 +30,7 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -698,7 +699,7 @@ TEST_SUITE("fast") {
       // Values unrelated to the cells' indices; the tails marked -1.
       std::vector<std::int64_t> values(table.size() + 2, -1);
       for (std::size_t i = 1; i <= table.size(); ++i) values[i] = 7 + 3 * static_cast<std::int64_t>(i);
-      const dist::CellValueGuide guide(table, values);
+      const dist::CellValueGuide guide(table, dist::SharedArray(values));
       if (probs.size() == 20'001) {
         CHECK(guide.empty());  // two thresholds in most of 4096 buckets
         continue;
@@ -731,10 +732,16 @@ TEST_SUITE("fast") {
       }
     }
     // The integer laws' tables of the benchmarks: 1024 buckets (12 KiB).
+    const auto marked = [](const dist::InversionTable& t) {
+      return dist::SharedArray(std::vector<std::int64_t>(t.size() + 2, -1));
+    };
     const dist::InversionTable poisson = dist::PoissonSampler({10.0}).table();
-    CHECK(dist::CellValueGuide(poisson, std::vector<std::int64_t>(poisson.size() + 2, 0)).buckets() == 1024);
+    CHECK(dist::CellValueGuide(poisson, marked(poisson)).buckets() == 1024);
     const dist::InversionTable binomial = dist::BinomialSampler({4096, 0.5}).table();
-    CHECK(dist::CellValueGuide(binomial, std::vector<std::int64_t>(binomial.size() + 2, 0)).buckets() == 1024);
+    CHECK(dist::CellValueGuide(binomial, marked(binomial)).buckets() == 1024);
+    // Unsettled buckets point at cell 0, which must be marked.
+    CHECK_THROWS_AS(dist::CellValueGuide(poisson, dist::SharedArray(std::vector<std::int64_t>(poisson.size() + 2, 0))),
+                    std::logic_error);
   }
 
   TEST_CASE("samplers: Loader log-probabilities agree with 50-digit values") {

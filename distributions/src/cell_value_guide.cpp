@@ -37,18 +37,17 @@ double unsettled_share(const std::vector<std::uint64_t>& thr, std::size_t bucket
 
 }  // namespace
 
-CellValueGuide::CellValueGuide(const InversionTable& table, const std::vector<std::int64_t>& values) {
+CellValueGuide::CellValueGuide(const InversionTable& table, SharedArray<std::int64_t> values) {
   const std::vector<std::uint64_t>& thr = table.thresholds();
   const std::size_t n = table.size();
   if (values.size() != n + 2) throw std::logic_error("cell value guide: one value a cell");
+  if (values[0] >= 0) throw std::logic_error("cell value guide: cell 0, the lower tail, must be marked negative");
   std::size_t buckets = 1024;
   while (unsettled_share(thr, buckets) > kMostUnsettled) {
     if (buckets == kMostBuckets) return;
     buckets *= 2;
   }
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  std::vector<std::int64_t> with_unsettled = values;
-  with_unsettled.push_back(-1);  // the unsettled cell, n + 2
   std::vector<std::uint64_t> cut(buckets);
   std::vector<std::uint32_t> first(buckets);
   std::size_t i = 0;
@@ -58,12 +57,12 @@ CellValueGuide::CellValueGuide(const InversionTable& table, const std::vector<st
     switch (kind_of(thr, i, start + (std::uint64_t{1} << shift_))) {
       case BucketKind::whole: cut[g] = kTop, first[g] = static_cast<std::uint32_t>(i); break;
       case BucketKind::cut: cut[g] = thr[i], first[g] = static_cast<std::uint32_t>(i); break;
-      case BucketKind::unsettled: cut[g] = kTop, first[g] = static_cast<std::uint32_t>(n + 2); break;
+      case BucketKind::unsettled: cut[g] = kTop, first[g] = 0; break;  // cell 0: marked
     }
   }
   cut_ = SharedArray(std::move(cut));
   first_ = SharedArray(std::move(first));
-  values_ = SharedArray(std::move(with_unsettled));
+  values_ = std::move(values);
 }
 
 }  // namespace lbmc::dist

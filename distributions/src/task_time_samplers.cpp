@@ -153,7 +153,7 @@ NegBinomialSampler::NegBinomialSampler(const NegBinomial& law) : law_(law) {
   table_ = InversionTable(0.0, probs, 0.0, boost::math::cdf(boost::math::complement(d, hi)));
   std::vector<std::int64_t> values(table_.size() + 2, -1);
   for (std::size_t i = 1; i <= table_.size(); ++i) values[i] = static_cast<std::int64_t>(i - 1);
-  value_guide_ = CellValueGuide(table_, values);
+  value_guide_ = CellValueGuide(table_, SharedArray(std::move(values)));
 }
 
 double NegBinomialSampler::unsettled_variate(std::uint64_t u, engine::Generator& gen) const {

@@ -10,9 +10,9 @@
 //   chains the guide, two or three thresholds and the value: 0.80-0.88 of
 //   the time of the Poisson and binomial maxload and maxshift kernels
 //   (bench/RESULTS.md).
-// - A bucket holding two thresholds or more (in the tails) points at an
-//   extra cell whose value, like the tails', is negative: the caller then
-//   takes the table's exact search. k is the least that leaves at most 2^-6
+// - A bucket holding two thresholds or more (in the tails) points at cell 0,
+//   the lower tail, whose value is negative: the caller then takes the
+//   table's exact search. k is the least that leaves at most 2^-6
 //   of the draws to it (Binomial(4096, 1/2): 1024 buckets, 12 KiB, timed
 //   alike with the 2048 that 2^-7 would take). A table that needs more than
 //   4096 buckets (48 KiB) gets no guide (empty()): its cells are too many
@@ -38,8 +38,9 @@ class CellValueGuide {
   //! An empty guide; assign a built one before calling value.
   CellValueGuide() = default;
   //! `values[i]`: the value of cell i of `table` (i = 0 .. size + 1); a
-  //! negative value marks a cell the caller resolves itself (a tail).
-  CellValueGuide(const InversionTable& table, const std::vector<std::int64_t>& values);
+  //! negative value marks a cell the caller resolves itself (a tail), and
+  //! cell 0 must be marked. The guide shares the array with the caller.
+  CellValueGuide(const InversionTable& table, SharedArray<std::int64_t> values);
 
   //! The value of the cell of the 63-bit uniform integer u, or a negative
   //! number: a marked cell, or a draw that needs the table's search.
@@ -67,7 +68,7 @@ class CellValueGuide {
   unsigned shift_ = 63;
   SharedArray<std::uint64_t> cut_;    // the first cell's threshold, or 2^63
   SharedArray<std::uint32_t> first_;  // the first cell, or the unsettled cell
-  SharedArray<std::int64_t> values_;  // the cells' values, then the unsettled cell's (-1)
+  SharedArray<std::int64_t> values_;  // the cells' values (the caller's array)
 };
 
 }  // namespace lbmc::dist

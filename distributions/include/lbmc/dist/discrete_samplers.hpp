@@ -119,8 +119,8 @@ class TableOrRejection {
     portable_.method = DiscreteMethod::table;
     std::vector<std::int64_t> values(table_.size() + 2, kTailCell);
     for (std::size_t j = 0; j < table_.size(); ++j) values[j + 1] = first + step * static_cast<std::int64_t>(j);
-    if (options.value_guide) value_guide_ = CellValueGuide(table_, values);
     cell_values_ = SharedArray(std::move(values));
+    if (options.value_guide) value_guide_ = CellValueGuide(table_, cell_values_);
   }
 
  private:
@@ -156,7 +156,7 @@ class TableOrRejection {
   // Both laws' values are >= 0; cells 0 and n + 1 (the tails) hold -1.
   static constexpr std::int64_t kTailCell = -1;
   SharedArray<std::int64_t> cell_values_;  // value of each cell, kTailCell past the table
-  CellValueGuide value_guide_;             // over table_ and cell_values_
+  CellValueGuide value_guide_;             // over table_, sharing cell_values_
 };
 }  // namespace detail
 
