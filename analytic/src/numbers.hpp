@@ -25,7 +25,7 @@ inline constexpr double kCertainLevel = 0x1p-60;
 
 //! n as a double (exact for |n| <= 2^53, as every count here is).
 inline constexpr double as_double(std::int64_t n) { return static_cast<double>(n); }
-//! n as a long double (exact for |n| <= 2^64 on x87).
+//! n as a long double (exact: the x87 significand holds 64 bits).
 inline constexpr long double as_ld(std::int64_t n) { return static_cast<long double>(n); }
 
 }  // namespace lbmc::analytic

@@ -48,7 +48,7 @@ class AssignCommand final : public Command {
     options.text("--P", p_text_, "processors: list or range").show_default();
     options.text("--group", group_text_, "L processors share one queue: list (each L divides every P)")
         .show_default();
-    options.text("--model", model_text_, "the models simulated: multinomial, poisson or both (comma list)")
+    options.text("--model", model_text_, "the models simulated: multinomial, poisson, or both as a comma list")
         .show_default();
     options.flag("--solve-P", solve_p_, "per --lambda, the largest P with efficiency >= --target (Poisson model)");
     options.text("--lambda", lambda_text_, "with --solve-P: tasks per processor N/P, in (0, 1e10]").show_default();
