@@ -1,7 +1,7 @@
 // What the tests that run the lbmc binary share: a scratch folder per test
 // file and process (removed, with what it holds, when the process exits), a
-// file's bytes, a shell command's exit code, and a
-// command's exit code with what it wrote.
+// file's bytes, a shell command's exit code, and a command's exit code with
+// what it wrote.
 #pragma once
 
 #include <cstdlib>
