@@ -9,7 +9,7 @@ namespace lbmc::dist {
 
 namespace {
 
-constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+constexpr std::uint64_t kTop = InversionTable::kTop;
 
 // The bucket [start, start + width) of a table's thresholds, from the first
 // cell i whose threshold exceeds start: whole (in cell i), cut once (cells i

@@ -22,7 +22,6 @@ InversionTable::InversionTable(double lo, const std::vector<double>& probs, doub
                                double above)
     : lo_(lo), below_(below), above_(above), n_(probs.size()) {
   constexpr double kOne = 0x1.0p63;
-  constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
   auto quantize = [](double p) { return static_cast<std::uint64_t>(std::llround(p * 0x1.0p63)); };
   if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
   std::vector<std::uint64_t> q(n_);
@@ -49,7 +48,6 @@ InversionTable::InversionTable(double lo, const std::vector<double>& probs, doub
 
 InversionTable::InversionTable(double lo, const std::vector<std::uint64_t>& widths)
     : lo_(lo), n_(widths.size() < 3 ? 0 : widths.size() - 2) {
-  constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
   if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
   std::vector<std::uint64_t> thresholds(n_ + 2);
   std::uint64_t sum = 0;

@@ -31,6 +31,9 @@ namespace lbmc::dist {
 //! "above the table".
 class InversionTable {
  public:
+  //! 2^63: the end of the range of u and the last threshold.
+  static constexpr std::uint64_t kTop = std::uint64_t{1} << 63;
+
   //! An empty table (size 0); assign a built one before calling locate.
   InversionTable() = default;
   //! `probs[j]` = P(X = lo + j); `below` = P(X < lo); `above` = P(X > lo + n - 1).
