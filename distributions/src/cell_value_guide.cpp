@@ -9,8 +9,6 @@ namespace lbmc::dist {
 
 namespace {
 
-constexpr std::uint64_t kTop = InversionTable::kTop;
-
 // The bucket [start, start + width) of a table's thresholds, from the first
 // cell i whose threshold exceeds start: whole (in cell i), cut once (cells i
 // and i + 1), or unsettled (two thresholds or more inside it).
@@ -55,9 +53,9 @@ CellValueGuide::CellValueGuide(const InversionTable& table, SharedArray<std::int
     const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
     while (thr[i] <= start) ++i;
     switch (kind_of(thr, i, start + (std::uint64_t{1} << shift_))) {
-      case BucketKind::whole: cut[g] = kTop, first[g] = static_cast<std::uint32_t>(i); break;
+      case BucketKind::whole: cut[g] = InversionTable::kTop, first[g] = static_cast<std::uint32_t>(i); break;
       case BucketKind::cut: cut[g] = thr[i], first[g] = static_cast<std::uint32_t>(i); break;
-      case BucketKind::unsettled: cut[g] = kTop, first[g] = 0; break;  // cell 0: marked
+      case BucketKind::unsettled: cut[g] = InversionTable::kTop, first[g] = 0; break;  // cell 0: marked
     }
   }
   cut_ = SharedArray(std::move(cut));
