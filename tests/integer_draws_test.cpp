@@ -2,12 +2,16 @@
 // sampler's doubles and drawn from the same generator outputs, on every
 // path of the table samplers (the table, both tails, rejection, a point
 // mass), of the geometric and negative binomial samplers, and through the
-// fallback of the samplers without an integer().
+// fallback of the samplers without an integer(). max_of_integers and the
+// counter-based samplers' max_of: the largest of n draws, equal to the
+// loop's and from the same outputs, on the same paths.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "lbmc/dist/samplers.hpp"
+#include "lbmc/engine/philox.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace integer_draws_test {
@@ -27,6 +31,45 @@ void check_same_draws(const Sampler& sampler, std::uint64_t seed) {
     const bool same_outputs_used = for_integer == for_double;
     REQUIRE(same_outputs_used);
   }
+}
+
+// largest(stream, count) against max(one(stream), ...) over `count` draws,
+// for counts from 1 to 1000: the same value, and the streams end in the
+// same place (a replication a stream on the counter-based one).
+template <class Stream, class One, class Largest>
+void check_same_maxima(Stream looped, const One& one, const Largest& largest) {
+  Stream ranged = looped;
+  for (const std::int64_t count : {1, 2, 3, 17, 64, 1000}) {
+    CAPTURE(count);
+    for (int r = 0; r < 400; ++r) {
+      auto z = one(looped);
+      for (std::int64_t i = 1; i < count; ++i) z = std::max(z, one(looped));
+      REQUIRE(largest(ranged, count) == z);
+      if constexpr (requires { looped.drawn(); }) {
+        REQUIRE(ranged.drawn() == looped.drawn());
+      } else {
+        const bool same_outputs_used = ranged == looped;
+        REQUIRE(same_outputs_used);
+      }
+      engine::next_replication(looped);
+      engine::next_replication(ranged);
+    }
+  }
+}
+
+// max_of_integers against the loop over draw_integer.
+template <class Sampler>
+void check_same_maxima(const Sampler& sampler, std::uint64_t seed) {
+  check_same_maxima(
+      engine::block_generator(seed, 5), [&](engine::Generator& g) { return dist::draw_integer(sampler, g); },
+      [&](engine::Generator& g, std::int64_t count) { return dist::max_of_integers(sampler, g, count); });
+}
+
+// A counter-based sampler's max_of against its draws.
+template <class Portable>
+void check_same_philox_maxima(const Portable& draw, std::uint64_t seed) {
+  check_same_maxima(engine::block_philox(seed, 2), draw,
+                    [&](engine::PhiloxStream& g, std::int64_t count) { return draw.max_of(g, count); });
 }
 
 // A sampler of integer values without an integer().
@@ -59,6 +102,43 @@ TEST_SUITE("fast") {
     check_same_draws(dist::NegBinomialSampler({2.0, 1.0}), 16);    // the point 0
     // No integer() of its own: the double, converted.
     check_same_draws(WholeOutputs{}, 17);
+  }
+
+  TEST_CASE("max_of_integers: the largest of n draws is the loop's - from the same outputs - on every path") {
+    // Wide tails put draws in both tails (lo > 0) at every count past 2: the
+    // draws are then made again one by one.
+    const dist::DiscreteOptions wide_tails{0.25, std::size_t{1} << 16};
+    const dist::DiscreteOptions rejection{0x1p-32, 0};
+    check_same_maxima(dist::PoissonSampler({10.0}), 1);
+    check_same_maxima(dist::PoissonSampler({3.0}, wide_tails), 2);
+    check_same_maxima(dist::PoissonSampler({12.0}, rejection), 3);
+    check_same_maxima(dist::PoissonSampler({0.0}), 4);
+    check_same_maxima(dist::BinomialSampler({4096, 0.5}), 5);
+    check_same_maxima(dist::BinomialSampler({4096, 0.5}, wide_tails), 6);
+    // p > 1/2: read from the top, so the largest value is the smallest output's.
+    check_same_maxima(dist::BinomialSampler({40, 0.9}), 7);
+    check_same_maxima(dist::BinomialSampler({30, 0.8}, wide_tails), 8);
+    check_same_maxima(dist::BinomialSampler({300, 0.3}, rejection), 9);
+    check_same_maxima(dist::BinomialSampler({10, 1.0}), 10);
+    check_same_maxima(dist::GeometricSampler({0.3}), 11);
+    check_same_maxima(dist::GeometricSampler({1e-10}), 12);
+    check_same_maxima(dist::GeometricSampler({1.0}), 13);
+    check_same_maxima(dist::NegBinomialSampler({3.0, 0.4}), 14);
+    check_same_maxima(dist::NegBinomialSampler({0.05, 0.02}), 15);  // the upper tail's search
+    check_same_maxima(dist::NegBinomialSampler({1e4, 0.01}), 16);   // block rejection
+    check_same_maxima(WholeOutputs{}, 17);
+  }
+
+  TEST_CASE("max_of: the counter-based samplers' largest of n draws is the loop's - from the same outputs") {
+    const dist::DiscreteOptions wide_tails{0.25, std::size_t{1} << 16};
+    const dist::DiscreteOptions rejection{0x1p-32, 0};
+    check_same_philox_maxima(dist::PoissonSampler({10.0}).portable(), 1);
+    check_same_philox_maxima(dist::PoissonSampler({3.0}, wide_tails).portable(), 2);
+    check_same_philox_maxima(dist::PoissonSampler({12.0}, rejection).portable(), 3);
+    check_same_philox_maxima(dist::BinomialSampler({4096, 0.5}, wide_tails).portable(), 4);
+    check_same_philox_maxima(dist::BinomialSampler({40, 0.9}).portable(), 5);
+    check_same_philox_maxima(dist::BinomialSampler({30, 0.8}, wide_tails).portable(), 6);
+    check_same_philox_maxima(dist::BinomialSampler({300, 0.3}, rejection).portable(), 7);
   }
 }
 

@@ -47,13 +47,11 @@ struct MaxLoadKernel {
       // copy, both held in registers: a double maximum lives in memory here
       // (the sampler's rare path is a call, which may clobber every vector
       // register), and each draw would wait for a store-to-load round trip.
+      // The table samplers find the largest of the n draws from the range
+      // of their outputs (max_of_integers).
       Gen local = gen;
       const Sampler draw = sampler;
-      for (double& max : maxima) {
-        std::int64_t z = dist::draw_integer(draw, local);
-        for (std::int64_t i = 1; i < n; ++i) z = std::max(z, dist::draw_integer(draw, local));
-        max = static_cast<double>(z);
-      }
+      for (double& max : maxima) max = static_cast<double>(dist::max_of_integers(draw, local, n));
       gen = local;
     } else {
       // Local copies of the generator and the sampler, which no store can
@@ -116,7 +114,7 @@ struct MaxLoadKernel {
       if (integer_maxima) {
         std::int64_t z = dist::draw_integer(draw, local);
         for (engine::PolledSpans s(n - 1); s.next();) {
-          for (std::int64_t i = s.first; i < s.last; ++i) z = std::max(z, dist::draw_integer(draw, local));
+          z = std::max(z, dist::max_of_integers(draw, local, s.last - s.first));
         }
         max = static_cast<double>(z);
       } else {

@@ -20,6 +20,8 @@
 // - integer() draws the same variate from the same outputs as an integer
 //   (draw_integer, sampler_support.hpp): the table's cell plus its base,
 //   without the round trip through double that an integer sum would pay.
+//   integer_max() draws the largest of n from the outputs' range
+//   (output_range.hpp): n outputs and two searches.
 // - portable() is the same method on the same table for the counter-based
 //   stream and a GPU (portable_discrete.hpp), with lbmc's own log and exp.
 // - Reproducibility: the table path is integer compares and loads. The tail
@@ -28,6 +30,7 @@
 //   with a probability of order 1e-16.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
@@ -39,6 +42,7 @@
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
+#include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/shared_array.hpp"
@@ -80,6 +84,22 @@ class TableOrRejection {
   std::int64_t integer(engine::Generator& gen) const {
     if (portable_.method == DiscreteMethod::table) [[likely]] return table_variate(gen);
     return static_cast<std::int64_t>(other_variate(gen));
+  }
+  //! The largest of `count` >= 1 variates drawn in turn, as an integer: the
+  //! same outputs and the same value as `count` calls of integer(), from the
+  //! outputs' range on the table (output_range.hpp).
+  std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
+    if (portable_.method == DiscreteMethod::table) [[likely]] {
+      engine::Generator local = gen;
+      const OutputRange range = output_range(local, count);
+      if (table_.inside(range)) [[likely]] {
+        gen = local;
+        return std::max(cell_values_[table_.locate(range.low)], cell_values_[table_.locate(range.high)]);
+      }
+    }
+    std::int64_t z = integer(gen);
+    for (std::int64_t i = 1; i < count; ++i) z = std::max(z, integer(gen));
+    return z;
   }
   //! One variate from another stream (the counter-based one), as a GPU
   //! draws it.

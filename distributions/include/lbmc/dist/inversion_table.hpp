@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/shared_array.hpp"
 
@@ -51,6 +52,11 @@ class InversionTable {
     i += static_cast<std::size_t>(u >= thr[i]);
     if (u >= thr[i]) [[unlikely]] i = bisect(i, bucket, u);
     return i;
+  }
+  //! Whether every u of `range` falls in a table cell (1..n), none in a
+  //! tail (output_range.hpp).
+  bool inside(const OutputRange& range) const noexcept {
+    return range.low >= thresholds_[0] && range.high < thresholds_[n_];
   }
   //! The search data, as the samplers of the counter-based stream read them.
   PortableInversion portable() const noexcept {

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_exp_log.hpp"
 #include "lbmc/dist/portable_log_pmf.hpp"
 #include "lbmc/engine/host_device.hpp"
@@ -136,6 +137,10 @@ struct PortableInversion {
     }
     return i;
   }
+  //! Whether every u of `range` falls in a table cell, none in a tail.
+  LBMC_HOST_DEVICE bool inside(const OutputRange& range) const noexcept {
+    return range.low >= thresholds[0] && range.high < thresholds[cells];
+  }
 };
 
 //! A CellValueGuide's data (cell_value_guide.hpp): the value of the cell of
@@ -189,11 +194,40 @@ struct PortableDiscrete {
         if (value >= 0) [[likely]] return static_cast<double>(value);
       }
       const std::uint32_t i = table.locate(u);
-      const double k = i - 1u < table.cells ? lo + static_cast<double>(i - 1u) : tail(i != 0, gen);
+      if (i - 1u < table.cells) return table_value(i);
+      const double k = tail(i != 0, gen);
       return flip ? n - k : k;
     }
     if (method == DiscreteMethod::rejection) return binomial ? btrs(gen) : ptrs(gen);
     return point;
+  }
+  //! The value of table cell i (1 .. cells).
+  LBMC_HOST_DEVICE double table_value(std::uint32_t i) const noexcept {
+    const double k = lo + static_cast<double>(i - 1u);
+    return flip ? n - k : k;
+  }
+
+  //! The largest of `count` >= 1 variates drawn in turn: the same outputs
+  //! and the same value as `count` calls, from the outputs' range on the
+  //! table (output_range.hpp).
+  template <class Words>
+  LBMC_HOST_DEVICE double max_of(Words& gen, std::int64_t count) const noexcept {
+    if (method == DiscreteMethod::table) [[likely]] {
+      Words local = gen;
+      const OutputRange range = output_range(local, count);
+      if (table.inside(range)) [[likely]] {
+        gen = local;
+        const double low = table_value(table.locate(range.low));
+        const double high = table_value(table.locate(range.high));
+        return low < high ? high : low;
+      }
+    }
+    double z = (*this)(gen);
+    for (std::int64_t i = 1; i < count; ++i) {
+      const double x = (*this)(gen);
+      z = z < x ? x : z;
+    }
+    return z;
   }
 
   //! log P(X = k) of the reduced law.

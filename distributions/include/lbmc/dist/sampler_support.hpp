@@ -10,10 +10,12 @@
 // - The cold paths that need the generator (the normal ziggurat's tail, the
 //   table samplers' tails) receive it through detail::with_generator_copy.
 // - draw_integer: an integer law's variate as an integer, for the kernels
-//   that sum or compare integer loads exactly.
+//   that sum or compare integer loads exactly; max_of_integers: the largest
+//   of n of them.
 // - sampler_for: the form of a sampler a stream draws with.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <utility>
@@ -41,12 +43,6 @@ template <class Gen, class F>
 
 namespace lbmc::dist {
 
-//! A variate of an integer-valued law as an integer: the sampler's own
-//! integer() where it has one (the table samplers: no round trip through
-//! double, which on the critical path of an integer sum cost a conversion,
-//! a multiplication and a store-to-load), else its double converted. Either
-//! way the same outputs are consumed and the value is
-//! static_cast<std::int64_t>(sampler(gen)).
 //! The form of `sampler` that draws from a Gen: the sampler itself on pcg64,
 //! its portable() form (the source a GPU runs) on any other stream.
 template <class Gen, class Sampler>
@@ -58,12 +54,34 @@ auto sampler_for(const Sampler& sampler) {
   }
 }
 
+//! A variate of an integer-valued law as an integer: the sampler's own
+//! integer() where it has one (the table samplers: no round trip through
+//! double, which on the critical path of an integer sum cost a conversion,
+//! a multiplication and a store-to-load), else its double converted. Either
+//! way the same outputs are consumed and the value is
+//! static_cast<std::int64_t>(sampler(gen)).
 template <class Sampler, class Gen>
 std::int64_t draw_integer(const Sampler& sampler, Gen& gen) {
   if constexpr (requires { { sampler.integer(gen) } -> std::same_as<std::int64_t>; }) {
     return sampler.integer(gen);
   } else {
     return static_cast<std::int64_t>(sampler(gen));
+  }
+}
+
+//! The largest of `count` >= 1 variates of an integer-valued law drawn in
+//! turn, as an integer: the sampler's own integer_max() where it has one
+//! (a monotone function of each draw's output or base variate, so the
+//! largest follows from fewer steps; output_range.hpp), else the loop over
+//! draw_integer. Either way the same outputs and the same value.
+template <class Sampler, class Gen>
+std::int64_t max_of_integers(const Sampler& sampler, Gen& gen, std::int64_t count) {
+  if constexpr (requires { { sampler.integer_max(gen, count) } -> std::same_as<std::int64_t>; }) {
+    return sampler.integer_max(gen, count);
+  } else {
+    std::int64_t z = draw_integer(sampler, gen);
+    for (std::int64_t i = 1; i < count; ++i) z = std::max(z, draw_integer(sampler, gen));
+    return z;
   }
 }
 

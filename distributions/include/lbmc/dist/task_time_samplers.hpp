@@ -29,7 +29,8 @@
 //   [XM, inf); XM itself when E = 0.
 // - Geometric(P), trials: inversion in O(1): 1 + floor(E/r), r = -ln(1 - P),
 //   since P(floor(E/r) >= k) = e^(-rk) = (1 - P)^k exactly. Range: 1, 2, ...;
-//   P = 1 is the point 1 and draws nothing.
+//   P = 1 is the point 1 and draws nothing. The largest of n draws is that
+//   of the largest E (integer_max), the exponentials' maximum.
 // - Negative binomial(R, P), failures: inversion of a table of its masses
 //   with a Chen & Asau guide (InversionTable), over [0, hi] with P(X > hi) <=
 //   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P),
@@ -43,7 +44,8 @@
 //   saddle-point form (log_pmf.hpp), its mode and tail decays the ratio
 //   f(k+1)/f(k) = (k + R)(1 - P)/(k + 1), in double-double. One output
 //   for ~98% of the draws (1.03 on average at R = 1e4, P = 0.01). Range:
-//   0, 1, ...; P = 1 is the point 0.
+//   0, 1, ...; P = 1 is the point 0. The largest of n draws on the table
+//   comes from the outputs' range (integer_max, output_range.hpp).
 // - Empirical: inversion of the sorted sample: the value of index
 //   floor(m·u), u the 64-bit output over 2^64 (the 128-bit product: every
 //   index with probability 1/m up to m/2^64). Range: the sample's values.
@@ -56,6 +58,7 @@
 //   probability of order 1e-16. The table paths are integer compares.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -68,6 +71,7 @@
 #include "lbmc/dist/gamma_ziggurat.hpp"
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
+#include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_exp_log.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/ziggurat.hpp"
@@ -233,12 +237,27 @@ class GeometricSampler {
   //! The same variate as an integer (draw_integer), from the same outputs.
   std::int64_t integer(engine::Generator& gen) const {
     if (inverse_rate_ == 0.0) return 1;
-    const double x = unit_exponential_(gen) * inverse_rate_;
+    return trials(unit_exponential_(gen));
+  }
+  //! The largest of `count` >= 1 variates drawn in turn, as an integer
+  //! (max_of_integers): the variate of the largest exponential, since
+  //! 1 + floor(E/r) is non-decreasing in E; the same outputs and value.
+  std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
+    if (inverse_rate_ == 0.0) return 1;
+    double e = unit_exponential_(gen);
+    for (std::int64_t i = 1; i < count; ++i) e = std::max(e, unit_exponential_(gen));
+    return trials(e);
+  }
+
+ private:
+  // 1 + floor(e/r), as an integer.
+  std::int64_t trials(double e) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const double x = e * inverse_rate_;
     if (x < 0x1p52) [[likely]] return 1 + static_cast<std::int64_t>(x);
     return static_cast<std::int64_t>(1.0 + x);
   }
 
- private:
   ExponentialSampler unit_exponential_{Exponential{1.0}};
   double inverse_rate_ = 0.0;  // 1/r; 0 for the point mass
 };
@@ -253,6 +272,22 @@ class NegBinomialSampler {
   double operator()(engine::Generator& gen) const { return draw<double>(gen); }
   //! The same variate as an integer (draw_integer), from the same outputs.
   std::int64_t integer(engine::Generator& gen) const { return draw<std::int64_t>(gen); }
+  //! The largest of `count` >= 1 variates drawn in turn, as an integer: the
+  //! same outputs and value as `count` calls of integer(), from the
+  //! outputs' range on the table (output_range.hpp).
+  std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
+    if (table_.size() != 0) [[likely]] {
+      engine::Generator local = gen;
+      const OutputRange range = output_range(local, count);
+      if (table_.inside(range)) [[likely]] {
+        gen = local;
+        return static_cast<std::int64_t>(table_.locate(range.high)) - 1;  // cell i + 1 holds the value i
+      }
+    }
+    std::int64_t z = integer(gen);
+    for (std::int64_t i = 1; i < count; ++i) z = std::max(z, integer(gen));
+    return z;
+  }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
   const BlockRejection* blocks() const noexcept { return blocks_.get(); }
 
