@@ -97,9 +97,7 @@ class TableOrRejection {
         return std::max(cell_values_[table_.locate(range.low)], cell_values_[table_.locate(range.high)]);
       }
     }
-    std::int64_t z = integer(gen);
-    for (std::int64_t i = 1; i < count; ++i) z = std::max(z, integer(gen));
-    return z;
+    return max_by_single_draws(derived(), gen, count);
   }
   //! One variate from another stream (the counter-based one), as a GPU
   //! draws it.

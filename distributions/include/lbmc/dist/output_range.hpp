@@ -26,8 +26,8 @@ namespace lbmc::dist {
 //! The smallest and the largest of a run of 63-bit uniform integers
 //! (outputs >> 1, as the table samplers read them).
 struct OutputRange {
-  std::uint64_t low = ~std::uint64_t{0} >> 1;
-  std::uint64_t high = 0;
+  std::uint64_t low;
+  std::uint64_t high;
 };
 
 //! The range of the next `count` >= 0 outputs of `gen`, each shifted right

@@ -69,19 +69,26 @@ std::int64_t draw_integer(const Sampler& sampler, Gen& gen) {
   }
 }
 
+//! The largest of `count` >= 1 variates of an integer-valued law, drawn
+//! one by one (draw_integer).
+template <class Sampler, class Gen>
+std::int64_t max_by_single_draws(const Sampler& sampler, Gen& gen, std::int64_t count) {
+  std::int64_t z = draw_integer(sampler, gen);
+  for (std::int64_t i = 1; i < count; ++i) z = std::max(z, draw_integer(sampler, gen));
+  return z;
+}
+
 //! The largest of `count` >= 1 variates of an integer-valued law drawn in
 //! turn, as an integer: the sampler's own integer_max() where it has one
 //! (a monotone function of each draw's output or base variate, so the
-//! largest follows from fewer steps; output_range.hpp), else the loop over
-//! draw_integer. Either way the same outputs and the same value.
+//! largest follows from fewer steps; output_range.hpp), else max_by_single_draws.
+//! Either way the same outputs and the same value.
 template <class Sampler, class Gen>
 std::int64_t max_of_integers(const Sampler& sampler, Gen& gen, std::int64_t count) {
   if constexpr (requires { { sampler.integer_max(gen, count) } -> std::same_as<std::int64_t>; }) {
     return sampler.integer_max(gen, count);
   } else {
-    std::int64_t z = draw_integer(sampler, gen);
-    for (std::int64_t i = 1; i < count; ++i) z = std::max(z, draw_integer(sampler, gen));
-    return z;
+    return max_by_single_draws(sampler, gen, count);
   }
 }
 

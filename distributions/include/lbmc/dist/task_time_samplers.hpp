@@ -284,9 +284,7 @@ class NegBinomialSampler {
         return static_cast<std::int64_t>(table_.locate(range.high)) - 1;  // cell i + 1 holds the value i
       }
     }
-    std::int64_t z = integer(gen);
-    for (std::int64_t i = 1; i < count; ++i) z = std::max(z, integer(gen));
-    return z;
+    return max_by_single_draws(*this, gen, count);
   }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
   const BlockRejection* blocks() const noexcept { return blocks_.get(); }
