@@ -48,8 +48,9 @@ struct AssignKernel {
   std::int64_t group;
   dist::PoissonSampler poisson;  // Poisson(N/P · L): the load of a group
   // The throws' counters and buckets, kept from block to block: with a
-  // replication a block (N >= 2^16), built anew they were mapped and zeroed
-  // for every replication (N = P = 10^6: 8 MB, a sixth of the run).
+  // replication a block (N >= 2^16), a ThrowCounter built for each block
+  // would be mapped and zeroed for every replication (N = P = 10^6: 6 MB,
+  // about a sixth of the run).
   std::shared_ptr<engine::PerThread<ThrowCounter>> throw_counters;
 
   Accumulator make_accumulator() const { return {}; }
