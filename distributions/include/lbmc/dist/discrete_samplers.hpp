@@ -42,7 +42,6 @@
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
 #include "lbmc/dist/log_pmf.hpp"
-#include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/shared_array.hpp"
@@ -90,11 +89,8 @@ class TableOrRejection {
   //! outputs' range on the table (output_range.hpp).
   std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
     if (portable_.method == DiscreteMethod::table) [[likely]] {
-      engine::Generator local = gen;
-      const OutputRange range = output_range(local, count);
-      if (table_.inside(range)) [[likely]] {
-        gen = local;
-        return std::max(cell_values_[table_.locate(range.low)], cell_values_[table_.locate(range.high)]);
+      if (const auto cells = table_.extreme_cells(gen, count)) [[likely]] {
+        return std::max(cell_values_[cells->first], cell_values_[cells->second]);
       }
     }
     return max_by_single_draws(derived(), gen, count);

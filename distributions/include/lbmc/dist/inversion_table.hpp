@@ -19,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "lbmc/dist/output_range.hpp"
@@ -57,6 +59,18 @@ class InversionTable {
   //! tail (output_range.hpp).
   bool inside(const OutputRange& range) const noexcept {
     return range.low >= thresholds_[0] && range.high < thresholds_[n_];
+  }
+  //! The cells (smallest, largest) of the next `count` >= 1 draws by
+  //! inversion of gen's outputs, from their range (output_range.hpp), gen
+  //! then past them; or nothing, gen as it was, when a draw falls in a tail,
+  //! whose search the caller makes draw by draw.
+  template <class Gen>
+  std::optional<std::pair<std::size_t, std::size_t>> extreme_cells(Gen& gen, std::int64_t count) const {
+    Gen local = gen;
+    const OutputRange range = output_range(local, count);
+    if (!inside(range)) [[unlikely]] return std::nullopt;
+    gen = local;
+    return std::pair{locate(range.low), locate(range.high)};
   }
   //! The search data, as the samplers of the counter-based stream read them.
   PortableInversion portable() const noexcept {

@@ -11,8 +11,9 @@
 // - This holds while every draw takes one output: a draw in a tail (a cell
 //   past the table) searches on with more outputs. Both tails lie at the
 //   ends of u's range, so the range tells whether any draw fell in one
-//   (InversionTable::inside); then the caller draws the n variates again,
-//   one by one, from the generator as it was (a chance of about n·2^-31).
+//   (InversionTable::extreme_cells); then the caller draws the n variates
+//   again, one by one, from the generator as it was (a chance of about
+//   n·2^-31).
 // - Host and device (host_device.hpp): the samplers of the counter-based
 //   stream use it as the pcg64 ones do.
 #pragma once

@@ -71,7 +71,6 @@
 #include "lbmc/dist/gamma_ziggurat.hpp"
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/laws.hpp"
-#include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_exp_log.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/ziggurat.hpp"
@@ -277,11 +276,8 @@ class NegBinomialSampler {
   //! outputs' range on the table (output_range.hpp).
   std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
     if (table_.size() != 0) [[likely]] {
-      engine::Generator local = gen;
-      const OutputRange range = output_range(local, count);
-      if (table_.inside(range)) [[likely]] {
-        gen = local;
-        return static_cast<std::int64_t>(table_.locate(range.high)) - 1;  // cell i + 1 holds the value i
+      if (const auto cells = table_.extreme_cells(gen, count)) [[likely]] {
+        return static_cast<std::int64_t>(cells->second) - 1;  // cell i + 1 holds the value i
       }
     }
     return max_by_single_draws(*this, gen, count);
