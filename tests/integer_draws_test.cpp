@@ -4,11 +4,13 @@
 // mass), of the geometric and negative binomial samplers, and through the
 // fallback of the samplers without an integer(). max_of_integers and the
 // counter-based samplers' max_of: the largest of n draws, equal to the
-// loop's and from the same outputs, on the same paths.
+// loop's and from the same outputs, on the same paths; integer_prefix_sums:
+// the running sums of n draws, likewise.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "lbmc/dist/samplers.hpp"
 #include "lbmc/engine/philox.hpp"
@@ -72,6 +74,27 @@ void check_same_philox_maxima(const Portable& draw, std::uint64_t seed) {
                     [&](engine::PhiloxStream& g, std::int64_t count) { return draw.max_of(g, count); });
 }
 
+// integer_prefix_sums against the running sums of draw_integer, for
+// counts from 0 to 5000: the same sums, and the generators end in the
+// same place.
+template <class Sampler>
+void check_same_prefix_sums(const Sampler& sampler, std::uint64_t seed) {
+  engine::Generator looped = engine::block_generator(seed, 7);
+  engine::Generator guided = looped;
+  for (const std::size_t count : {0, 1, 2, 17, 1000, 5000}) {
+    CAPTURE(count);
+    std::vector<std::int64_t> expected(count), sums(count, -7);
+    for (int r = 0; r < 20; ++r) {
+      std::int64_t sum = 0;
+      for (std::int64_t& y : expected) y = sum += dist::draw_integer(sampler, looped);
+      REQUIRE(dist::integer_prefix_sums(sampler, guided, sums) == sum);
+      REQUIRE(sums == expected);
+      const bool same_outputs_used = guided == looped;
+      REQUIRE(same_outputs_used);
+    }
+  }
+}
+
 // A sampler of integer values without an integer().
 struct WholeOutputs {
   double operator()(engine::Generator& gen) const { return static_cast<double>(gen() >> 20); }
@@ -127,6 +150,30 @@ TEST_SUITE("fast") {
     check_same_maxima(dist::NegBinomialSampler({0.05, 0.02}), 15);  // the upper tail's search
     check_same_maxima(dist::NegBinomialSampler({1e4, 0.01}), 16);   // block rejection
     check_same_maxima(WholeOutputs{}, 17);
+  }
+
+  TEST_CASE("integer_prefix_sums: the running sums are the loop's - from the same outputs - on every path") {
+    // Wide tails send about half the draws to the tail search: the settled
+    // loop stops and resumes at every one of them.
+    const dist::DiscreteOptions wide_tails{0.25, std::size_t{1} << 16};
+    const dist::DiscreteOptions rejection{0x1p-32, 0};
+    const dist::DiscreteOptions unguided{0x1p-32, dist::kDefaultMaxTable, false};
+    check_same_prefix_sums(dist::PoissonSampler({10.0}), 1);
+    check_same_prefix_sums(dist::PoissonSampler({3.0}, wide_tails), 2);
+    check_same_prefix_sums(dist::PoissonSampler({12.0}, rejection), 3);
+    check_same_prefix_sums(dist::PoissonSampler({10.0}, unguided), 4);
+    check_same_prefix_sums(dist::PoissonSampler({0.0}), 5);
+    // 2^-6 of the draws in buckets the value guide leaves to the search.
+    check_same_prefix_sums(dist::BinomialSampler({4096, 0.5}), 6);
+    check_same_prefix_sums(dist::BinomialSampler({30, 0.8}, wide_tails), 7);
+    check_same_prefix_sums(dist::BinomialSampler({300, 0.3}, rejection), 8);
+    // Values past 2^31 - 1: no value guide, the table's search.
+    check_same_prefix_sums(dist::BinomialSampler({std::int64_t{1} << 40, 0.999}), 9);
+    check_same_prefix_sums(dist::NegBinomialSampler({3.0, 0.4}), 10);
+    check_same_prefix_sums(dist::NegBinomialSampler({0.05, 0.02}), 11);  // the upper tail's search
+    check_same_prefix_sums(dist::NegBinomialSampler({1e4, 0.01}), 12);   // block rejection
+    check_same_prefix_sums(dist::GeometricSampler({0.3}), 13);
+    check_same_prefix_sums(WholeOutputs{}, 14);
   }
 
   TEST_CASE("max_of: the counter-based samplers' largest of n draws is the loop's - from the same outputs") {

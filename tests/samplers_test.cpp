@@ -656,8 +656,8 @@ TEST_SUITE("fast") {
     const auto same_draws = [](const auto& guided, const auto& plain) {
       REQUIRE(guided.method() == dist::DiscreteMethod::table);
       REQUIRE(plain.method() == dist::DiscreteMethod::table);
-      CHECK(guided.portable().value_guide.cut != nullptr);
-      CHECK(plain.portable().value_guide.cut == nullptr);
+      CHECK(guided.portable().value_guide.buckets != nullptr);
+      CHECK(plain.portable().value_guide.buckets == nullptr);
       engine::Generator a = engine::block_generator(11, 3);
       engine::Generator b = a;
       for (int k = 0; k < 100'000; ++k) REQUIRE(guided(a) == plain(b));
@@ -731,7 +731,19 @@ TEST_SUITE("fast") {
         }
       }
     }
-    // The integer laws' tables of the benchmarks: 1024 buckets (12 KiB).
+    // Values a bucket cannot hold (past 2^31 - 1): no guide.
+    {
+      const dist::InversionTable table = dist::PoissonSampler({10.0}).table();
+      const auto ending_at = [&](std::int64_t largest) {
+        std::vector<std::int64_t> v(table.size() + 2, -1);
+        for (std::size_t i = 1; i <= table.size(); ++i) v[i] = largest - static_cast<std::int64_t>(table.size() - i);
+        return dist::CellValueGuide(table, dist::SharedArray(v));
+      };
+      constexpr std::int64_t kWidest = (std::int64_t{1} << 31) - 1;
+      CHECK_FALSE(ending_at(kWidest).empty());
+      CHECK(ending_at(kWidest + 1).empty());
+    }
+    // The integer laws' tables of the benchmarks: 1024 buckets (16 KiB).
     const auto marked = [](const dist::InversionTable& t) {
       return dist::SharedArray(std::vector<std::int64_t>(t.size() + 2, -1));
     };

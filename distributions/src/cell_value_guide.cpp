@@ -2,6 +2,7 @@
 #include "lbmc/dist/cell_value_guide.hpp"
 
 #include <bit>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -35,32 +36,35 @@ double unsettled_share(const std::vector<std::uint64_t>& thr, std::size_t bucket
 
 }  // namespace
 
-CellValueGuide::CellValueGuide(const InversionTable& table, SharedArray<std::int64_t> values) {
+CellValueGuide::CellValueGuide(const InversionTable& table, const SharedArray<std::int64_t>& values) {
   const std::vector<std::uint64_t>& thr = table.thresholds();
   const std::size_t n = table.size();
   if (values.size() != n + 2) throw std::logic_error("cell value guide: one value a cell");
   if (values[0] >= 0) throw std::logic_error("cell value guide: cell 0, the lower tail, must be marked negative");
+  constexpr std::int64_t kWidest = std::numeric_limits<std::int32_t>::max();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] > kWidest) return;  // values a bucket cannot hold
+  }
   std::size_t buckets = 1024;
   while (unsettled_share(thr, buckets) > kMostUnsettled) {
     if (buckets == kMostBuckets) return;
     buckets *= 2;
   }
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
-  std::vector<std::uint64_t> cut(buckets);
-  std::vector<std::uint32_t> first(buckets);
+  // A cell's value as a bucket holds it: -1 for every marked cell.
+  const auto value_of = [&](std::size_t i) { return static_cast<std::int32_t>(values[i] < 0 ? -1 : values[i]); };
+  std::vector<ValueBucket> guide(buckets);
   std::size_t i = 0;
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::uint64_t start = static_cast<std::uint64_t>(g) << shift_;
     while (thr[i] <= start) ++i;
     switch (kind_of(thr, i, start + (std::uint64_t{1} << shift_))) {
-      case BucketKind::whole: cut[g] = InversionTable::kTop, first[g] = static_cast<std::uint32_t>(i); break;
-      case BucketKind::cut: cut[g] = thr[i], first[g] = static_cast<std::uint32_t>(i); break;
-      case BucketKind::unsettled: cut[g] = InversionTable::kTop, first[g] = 0; break;  // cell 0: marked
+      case BucketKind::whole: guide[g] = {InversionTable::kTop, {value_of(i), value_of(i)}}; break;
+      case BucketKind::cut: guide[g] = {thr[i], {value_of(i), value_of(i + 1)}}; break;
+      case BucketKind::unsettled: guide[g] = {InversionTable::kTop, {-1, -1}}; break;
     }
   }
-  cut_ = SharedArray(std::move(cut));
-  first_ = SharedArray(std::move(first));
-  values_ = std::move(values);
+  buckets_ = SharedArray(std::move(guide));
 }
 
 }  // namespace lbmc::dist

@@ -308,8 +308,7 @@ struct MaxShiftKernel {
       if (integer_loads) {
         // Integer loads sum in a 64-bit integer: exact, held in a register,
         // and stored as it is; pass 2 reads the exact integers n·V.
-        std::int64_t whole = 0;
-        for (std::int64_t& y : whole_prefix) y = whole += dist::draw_integer(draw, local);
+        const std::int64_t whole = dist::integer_prefix_sums(draw, local, whole_prefix);
         if (covariance) {
           std::transform(whole_prefix.begin(), whole_prefix.end(), prefix.begin(),
                          [](std::int64_t y) { return static_cast<double>(y); });

@@ -21,7 +21,9 @@
 //   (draw_integer, sampler_support.hpp): the table's cell plus its base,
 //   without the round trip through double that an integer sum would pay.
 //   integer_max() draws the largest of n from the outputs' range
-//   (output_range.hpp): n outputs and two searches.
+//   (output_range.hpp): n outputs and two searches. integer_prefix_sums()
+//   draws the running sums of n in the value guide's loop, which leaves the
+//   generator in registers (CellValueGuide::prefix_sums).
 // - portable() is the same method on the same table for the counter-based
 //   stream and a GPU (portable_discrete.hpp), with lbmc's own log and exp.
 // - Reproducibility: the table path is integer compares and loads. The tail
@@ -35,6 +37,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -94,6 +97,16 @@ class TableOrRejection {
       }
     }
     return max_by_single_draws(derived(), gen, count);
+  }
+  //! The running sums of the next y.size() variates drawn in turn, as
+  //! integers, into y; returns the last (0 when y is empty): the same
+  //! outputs and values as y.size() calls of integer().
+  std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
+    if (portable_.method == DiscreteMethod::table && !value_guide_.empty()) [[likely]] {
+      return value_guide_.prefix_sums(
+          gen, y, [this](std::uint64_t u, engine::Generator& g) { return unsettled_variate(u, g); });
+    }
+    return prefix_sums_by_single_draws(*this, gen, y);
   }
   //! One variate from another stream (the counter-based one), as a GPU
   //! draws it.

@@ -143,20 +143,25 @@ struct PortableInversion {
   }
 };
 
-//! A CellValueGuide's data (cell_value_guide.hpp): the value of the cell of
-//! a 63-bit uniform integer in one bucket's cut, or a negative number when
-//! the table's search must decide. No guide: cut == nullptr.
+//! One bucket of a CellValueGuide (cell_value_guide.hpp): a u of the bucket
+//! below `cut` falls in a cell of value value[0], one at or above it in a
+//! cell of value value[1]; a negative value: the table's search decides.
+struct ValueBucket {
+  std::uint64_t cut;
+  std::int32_t value[2];
+};
+
+//! A CellValueGuide's data: the value of the cell of a 63-bit uniform
+//! integer from one bucket, or a negative number when the table's search
+//! must decide. No guide: buckets == nullptr.
 struct PortableValueGuide {
-  const std::uint64_t* cut = nullptr;
-  const std::uint32_t* first = nullptr;
-  const std::int64_t* values = nullptr;
-  std::uint32_t buckets = 0;
-  std::uint32_t value_count = 0;  //!< entries of values
+  const ValueBucket* buckets = nullptr;
+  std::uint32_t count = 0;  //!< the number of buckets
   unsigned shift = 63;
 
   LBMC_HOST_DEVICE std::int64_t value(std::uint64_t u) const noexcept {
-    const auto bucket = static_cast<std::uint32_t>(u >> shift);
-    return values[first[bucket] + (u >= cut[bucket] ? 1u : 0u)];
+    const ValueBucket& bucket = buckets[u >> shift];
+    return bucket.value[u >= bucket.cut ? 1 : 0];
   }
 };
 
@@ -189,7 +194,7 @@ struct PortableDiscrete {
   LBMC_HOST_DEVICE LBMC_FORCE_INLINE double operator()(Words& gen) const noexcept {
     if (method == DiscreteMethod::table) [[likely]] {
       const std::uint64_t u = gen() >> 1;
-      if (value_guide.cut != nullptr) {
+      if (value_guide.buckets != nullptr) {
         const std::int64_t value = value_guide.value(u);
         if (value >= 0) [[likely]] return static_cast<double>(value);
       }
@@ -284,11 +289,7 @@ struct PortableDiscrete {
     if (method == DiscreteMethod::table) {
       f(table.thresholds, std::size_t{table.cells} + 2);
       f(table.guide, std::size_t{table.buckets} + 1);
-      if (value_guide.cut != nullptr) {
-        f(value_guide.cut, std::size_t{value_guide.buckets});
-        f(value_guide.first, std::size_t{value_guide.buckets});
-        f(value_guide.values, std::size_t{value_guide.value_count});
-      }
+      if (value_guide.buckets != nullptr) f(value_guide.buckets, std::size_t{value_guide.count});
     }
     f(log_pmf.stirlerr_small, std::size_t{kStirlerrTable});
     f(log_pmf.math, std::size_t{1});

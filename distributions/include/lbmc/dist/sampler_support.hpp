@@ -11,13 +11,14 @@
 //   table samplers' tails) receive it through detail::with_generator_copy.
 // - draw_integer: an integer law's variate as an integer, for the kernels
 //   that sum or compare integer loads exactly; max_of_integers: the largest
-//   of n of them.
+//   of n of them; integer_prefix_sums: their running sums.
 // - sampler_for: the form of a sampler a stream draws with.
 #pragma once
 
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <span>
 #include <utility>
 
 #include "lbmc/engine/host_device.hpp"  // LBMC_SAMPLER_NO_FP_CONTRACT
@@ -76,6 +77,30 @@ std::int64_t max_by_single_draws(const Sampler& sampler, Gen& gen, std::int64_t 
   std::int64_t z = draw_integer(sampler, gen);
   for (std::int64_t i = 1; i < count; ++i) z = std::max(z, draw_integer(sampler, gen));
   return z;
+}
+
+//! The running sums of the next y.size() variates of an integer-valued law,
+//! drawn one by one (draw_integer), into y; returns the last (0 when y is
+//! empty).
+template <class Sampler, class Gen>
+std::int64_t prefix_sums_by_single_draws(const Sampler& sampler, Gen& gen, std::span<std::int64_t> y) {
+  std::int64_t sum = 0;
+  for (std::int64_t& v : y) v = sum += draw_integer(sampler, gen);
+  return sum;
+}
+
+//! The running sums of the next y.size() variates of an integer-valued law
+//! drawn in turn, into y; returns the last (0 when y is empty): the
+//! sampler's own integer_prefix_sums() where it has one (a loop that keeps
+//! the generator in registers), else prefix_sums_by_single_draws. Either way
+//! the same outputs and the same sums.
+template <class Sampler, class Gen>
+std::int64_t integer_prefix_sums(const Sampler& sampler, Gen& gen, std::span<std::int64_t> y) {
+  if constexpr (requires { { sampler.integer_prefix_sums(gen, y) } -> std::same_as<std::int64_t>; }) {
+    return sampler.integer_prefix_sums(gen, y);
+  } else {
+    return prefix_sums_by_single_draws(sampler, gen, y);
+  }
 }
 
 //! The largest of `count` >= 1 variates of an integer-valued law drawn in

@@ -63,6 +63,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "lbmc/dist/block_rejection.hpp"
@@ -281,6 +282,17 @@ class NegBinomialSampler {
       }
     }
     return max_by_single_draws(*this, gen, count);
+  }
+  //! The running sums of the next y.size() variates drawn in turn, as
+  //! integers, into y; returns the last (0 when y is empty): the same
+  //! outputs and values as y.size() calls of integer().
+  std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
+    if (table_.size() != 0 && !value_guide_.empty()) [[likely]] {
+      return value_guide_.prefix_sums(gen, y, [this](std::uint64_t u, engine::Generator& g) {
+        return static_cast<std::int64_t>(unsettled_variate(u, g));
+      });
+    }
+    return prefix_sums_by_single_draws(*this, gen, y);
   }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
   const BlockRejection* blocks() const noexcept { return blocks_.get(); }

@@ -41,13 +41,12 @@ inline std::int64_t device_blocks_per_launch(std::int64_t n, std::int64_t block_
 //! Device memory for a sampler's tables, at most: the ziggurats, lbmc's exp
 //! and log, and the largest Poisson or binomial table (kDefaultMaxTable
 //! cells; a guide of at most 2 (cells + 2) buckets rounded up to a power of
-//! two; a value guide of at most 4096 buckets and a value a cell) with the
-//! stirlerr table.
+//! two; a value guide of at most 4096 buckets) with the stirlerr table.
 inline constexpr std::size_t kDeviceTableBytes =
     sizeof(dist::NormalZiggurat) + sizeof(dist::ExponentialZiggurat) + sizeof(dist::ExpLogTables) +
     (dist::kDefaultMaxTable + 2) * sizeof(std::uint64_t) +
     (std::bit_ceil(2 * (dist::kDefaultMaxTable + 2)) + 1) * sizeof(std::uint32_t) +
-    4096 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + (dist::kDefaultMaxTable + 3) * sizeof(std::int64_t) +
+    4096 * sizeof(dist::ValueBucket) +
     dist::kStirlerrTable * sizeof(double);
 
 //! Device memory for replications of n draws in blocks of `block_reps`, each
