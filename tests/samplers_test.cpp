@@ -751,7 +751,7 @@ TEST_SUITE("fast") {
     CHECK(dist::CellValueGuide(poisson, marked(poisson)).buckets() == 1024);
     const dist::InversionTable binomial = dist::BinomialSampler({4096, 0.5}).table();
     CHECK(dist::CellValueGuide(binomial, marked(binomial)).buckets() == 1024);
-    // Unsettled buckets point at cell 0, which must be marked.
+    // Cell 0, the lower tail, must be marked.
     CHECK_THROWS_AS(dist::CellValueGuide(poisson, dist::SharedArray(std::vector<std::int64_t>(poisson.size() + 2, 0))),
                     std::logic_error);
   }
