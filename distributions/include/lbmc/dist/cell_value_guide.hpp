@@ -81,9 +81,8 @@ class CellValueGuide {
   //! value() must not be called then.
   bool empty() const noexcept { return buckets_.empty(); }
   //! The guide's data, as the samplers of the counter-based stream read it
-  //! (none when empty()).
+  //! (null buckets when empty()).
   PortableValueGuide portable() const noexcept {
-    if (empty()) return {};
     return {buckets_.data(), static_cast<std::uint32_t>(buckets_.size()), shift_};
   }
   //! The number of buckets (a power of two from 1024 to 4096), 0 if empty().
