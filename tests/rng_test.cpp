@@ -10,13 +10,17 @@
 // of each word. At b = 2^63 + 1, 2^64 mod b = 2^63 − 1, and the first two
 // words' products fall below it: the first value comes from the third word.
 // At b = 3·2^30 (2^32 mod b = 2^30) the high halves of words 3, 4 and 6
-// (1-based) are rejected.
+// (1-based) are rejected. Pcg64Pair is checked against the generator's own
+// calls: the same words in turn, and the generator left where the calls
+// leave it.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
+#include "lbmc/engine/pcg64_pair.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace rng_test {
@@ -185,6 +189,41 @@ TEST_SUITE("fast") {
     }
   }
 
+  TEST_CASE("rng: Pcg64Pair gives the generator's words two at a time - and leaves it after the first or both") {
+    engine::Generator gen = engine::block_generator(1, 0);
+    engine::Pcg64Pair pair(gen);
+    for (std::size_t i = 0; i + 1 < std::size(kWords); i += 2) {
+      CAPTURE(i);
+      CHECK(pair.first() == kWords[i]);
+      CHECK(pair.second() == kWords[i + 1]);
+      pair.advance();
+    }
+    // On other blocks, at every step: leaving after the first is one call,
+    // after both two, and a restart starts from where the generator is.
+    for (std::uint64_t block = 1; block < 4; ++block) {
+      engine::Generator calls = engine::block_generator(99, block);
+      engine::Generator left = calls;
+      engine::Pcg64Pair steps(left);
+      for (int k = 0; k < 300; ++k) {
+        CAPTURE(k);
+        const engine::Generator before = calls;
+        REQUIRE(steps.first() == calls());
+        steps.leave_after_first(left);
+        CHECK(static_cast<bool>(left == calls));
+        REQUIRE(steps.second() == calls());
+        steps.leave_after_second(left);
+        CHECK(static_cast<bool>(left == calls));
+        CHECK(outputs_since(before, left, 3) == 2);
+        if (k % 3 == 0) {
+          left();  // the generator draws on by itself
+          calls();
+          steps.restart(left);
+        } else {
+          steps.advance();
+        }
+      }
+    }
+  }
 }
 
 }  // namespace rng_test

@@ -11,8 +11,35 @@
 #include <fmt/format.h>
 
 #include "lbmc/engine/errors.hpp"
+#include "lbmc/engine/pcg64_pair.hpp"
 
 namespace lbmc::dist {
+
+OutputRange output_range(engine::Generator& gen, std::int64_t count) noexcept {
+  std::uint64_t low = ~std::uint64_t{0};
+  std::uint64_t high = 0;
+  if (count >= 2) {
+    engine::Pcg64Pair pair(gen);
+    for (;;) {
+      const std::uint64_t a = pair.first();
+      const std::uint64_t b = pair.second();
+      const std::uint64_t pair_low = a < b ? a : b;
+      const std::uint64_t pair_high = a < b ? b : a;
+      low = pair_low < low ? pair_low : low;
+      high = pair_high > high ? pair_high : high;
+      count -= 2;
+      if (count < 2) break;
+      pair.advance();
+    }
+    pair.leave_after_second(gen);
+  }
+  if (count == 1) {
+    const std::uint64_t x = gen();
+    low = x < low ? x : low;
+    high = x > high ? x : high;
+  }
+  return {low >> 1, high >> 1};
+}
 
 // Each probability is quantized to a multiple of 2^-63 on its own and the
 // thresholds are their exact integer partial sums, so no cell inherits the

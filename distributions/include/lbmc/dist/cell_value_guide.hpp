@@ -15,9 +15,13 @@
 //   than 4096 buckets (64 KiB), or whose values pass 2^31 - 1, gets no
 //   guide (empty()): its samplers search the table (NegBinomial(1000, 0.01)
 //   took 1.38 times as long with 2^17 buckets).
-// - prefix_sums draws the running sums of many variates in a loop that
-//   calls nothing: the generator, the sum and the one bucket pointer stay
-//   in registers (bench/RESULTS.md).
+// - prefix_sums draws the running sums of many variates two outputs at a
+//   time (engine::Pcg64Pair: two chains of the generator's state, half the
+//   dependent steps), in a loop that calls nothing: both chains, the sum
+//   and the one bucket pointer stay in registers (bench/RESULTS.md). A pair
+//   with an unsettled draw leaves the loop for the table's search, which
+//   draws nothing, and the loop goes on from the same pair; only a tail
+//   cell's search, which draws on, restarts the pair from the generator.
 // - The cell found is the table's (InversionTable::locate): the same
 //   variates from the same outputs.
 #pragma once
@@ -31,6 +35,7 @@
 #include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/shared_array.hpp"
+#include "lbmc/engine/pcg64_pair.hpp"
 #include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
@@ -50,31 +55,24 @@ class CellValueGuide {
   std::int64_t value(std::uint64_t u) const noexcept { return portable().value(u); }
   //! The running sums of the next y.size() draws into y; returns the last
   //! (0 when y is empty). A draw's value is value(u) of its output
-  //! u = gen() >> 1, or, where that is negative, unsettled(u, g): the
-  //! caller's search from a copy g of the generator, which may draw on. The
-  //! same outputs and sums as one draw at a time; the loop over the settled
-  //! draws calls nothing, so that the generator, the sum and the guide stay
-  //! in registers (a call in the loop would leave GCC only the callee-saved
+  //! u = gen() >> 1; where that is negative, search(u), the table's search,
+  //! which draws nothing; where that is negative too (a tail cell),
+  //! tail(u, g), which draws on from a copy g of the generator. The same
+  //! outputs and sums as one draw at a time. The outputs come two at a time
+  //! (engine::Pcg64Pair), and the loop over settled pairs calls nothing, so
+  //! that the generator's two chains, the sum and the guide stay in
+  //! registers (a call in the loop would leave GCC only the callee-saved
   //! ones, and the rest on the stack).
-  template <class Unsettled>
-  std::int64_t prefix_sums(engine::Generator& gen, std::span<std::int64_t> y, const Unsettled& unsettled) const {
-    const PortableValueGuide guide = portable();  // plain pointers, in registers
-    std::int64_t sum = 0;
-    std::int64_t* next = y.data();
-    std::int64_t* const end = next + y.size();
-    for (;;) {
-      std::uint64_t u = 0;
-      std::int64_t running = sum;  // the settled loop's own (GCC keeps sum, live across the call, in memory)
-      for (; next != end; ++next) {
-        u = gen() >> 1;
-        const std::int64_t value = guide.value(u);
-        if (value < 0) [[unlikely]] break;
-        *next = running += value;
-      }
-      sum = running;
-      if (next == end) return sum;
-      *next++ = sum +=
-          detail::with_generator_copy(gen, [&unsettled, u](engine::Generator& g) { return unsettled(u, g); });
+  template <class Search, class Tail>
+  std::int64_t prefix_sums(engine::Generator& gen, std::span<std::int64_t> y, const Search& search,
+                           const Tail& tail) const {
+    // The bucket shift as a constant frees the register a variable shift
+    // count takes (and the loop has none to spare).
+    static_assert(kMostBuckets == 4096, "a shift for each guide size, 1024 to kMostBuckets buckets");
+    switch (shift_) {
+      case kShiftOf1024: return prefix_sums_by<kShiftOf1024>(gen, y, search, tail);
+      case kShiftOf1024 - 1: return prefix_sums_by<kShiftOf1024 - 1>(gen, y, search, tail);
+      default: return prefix_sums_by<kShiftOf1024 - 2>(gen, y, search, tail);
     }
   }
   //! Whether the table was too wide for a guide (or none was built):
@@ -91,6 +89,81 @@ class CellValueGuide {
  private:
   static constexpr double kMostUnsettled = 0x1p-6;
   static constexpr std::size_t kMostBuckets = 4096;
+  static constexpr unsigned kShiftOf1024 = 53;  // the shift of the fewest buckets
+
+  // prefix_sums for a guide of 2^(63 - Shift) buckets. Out of line: in its
+  // own frame the loop has every register (a kernel's body holds the frame
+  // pointer and more), and the generator is read and written once a call.
+  template <unsigned Shift, class Search, class Tail>
+  [[gnu::noinline]] std::int64_t prefix_sums_by(engine::Generator& gen, std::span<std::int64_t> y,
+                                                const Search& search, const Tail& tail) const {
+    const ValueBucket* const buckets = buckets_.data();  // in a register
+    const auto value = [buckets](std::uint64_t u) {
+      const ValueBucket& bucket = buckets[u >> Shift];
+      return static_cast<std::int64_t>(bucket.value[u >= bucket.cut ? 1 : 0]);
+    };
+    const auto tail_draw = [&tail](engine::Generator& g, std::uint64_t u) {
+      return detail::with_generator_copy(g, [&tail, u](engine::Generator& copy) { return tail(u, copy); });
+    };
+    std::int64_t sum = 0;
+    std::int64_t* next = y.data();
+    std::int64_t* const end = next + y.size();
+    if (end - next >= 2) {
+      engine::Pcg64Pair pair(gen);  // two draws a step, from two chains of the generator's state
+      for (;;) {
+        std::int64_t running = sum;  // the loop's own (GCC keeps sum, live across the calls, in memory)
+        std::int64_t v0 = 0, v1 = 0;
+        for (;;) {  // calls nothing
+          v0 = value(pair.first() >> 1);
+          v1 = value(pair.second() >> 1);
+          if ((v0 | v1) < 0) [[unlikely]] break;
+          next[0] = running += v0;
+          next[1] = running += v1;
+          next += 2;
+          if (end - next < 2) break;
+          pair.advance();
+        }
+        sum = running;
+        if ((v0 | v1) >= 0) {  // the loop's end
+          pair.leave_after_second(gen);
+          break;
+        }
+        // A pair with an unsettled draw: the table's search, which draws
+        // nothing; a tail cell (past the table: rare) draws on from gen.
+        if (v0 < 0) v0 = search(pair.first() >> 1);
+        if (v0 >= 0 && v1 < 0) v1 = search(pair.second() >> 1);
+        if (v0 >= 0 && v1 >= 0) {
+          next[0] = sum += v0;
+          next[1] = sum += v1;
+          next += 2;
+          if (end - next < 2) {
+            pair.leave_after_second(gen);
+            break;
+          }
+          pair.advance();
+          continue;
+        }
+        if (v0 < 0) {
+          pair.leave_after_first(gen);
+          *next++ = sum += tail_draw(gen, pair.first() >> 1);
+        } else {
+          *next++ = sum += v0;
+          pair.leave_after_second(gen);
+          *next++ = sum += tail_draw(gen, pair.second() >> 1);
+        }
+        if (end - next < 2) break;
+        pair.restart(gen);  // gen drew on
+      }
+    }
+    if (next != end) {  // the last draw, alone
+      const std::uint64_t u = gen() >> 1;
+      std::int64_t last = value(u);
+      if (last < 0) last = search(u);
+      if (last < 0) last = tail_draw(gen, u);
+      *next = sum += last;
+    }
+    return sum;
+  }
 
   unsigned shift_ = 63;
   SharedArray<ValueBucket> buckets_;

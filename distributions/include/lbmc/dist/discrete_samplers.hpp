@@ -22,8 +22,10 @@
 //   without the round trip through double that an integer sum would pay.
 //   integer_max() draws the largest of n from the outputs' range
 //   (output_range.hpp): n outputs and two searches. integer_prefix_sums()
-//   draws the running sums of n in the value guide's loop, which leaves the
-//   generator in registers (CellValueGuide::prefix_sums).
+//   draws the running sums of n in the value guide's loop, which takes the
+//   outputs two at a time and keeps the generator in registers
+//   (CellValueGuide::prefix_sums). On pcg64 both draw their outputs from
+//   two chains of its state (engine::Pcg64Pair).
 // - portable() is the same method on the same table for the counter-based
 //   stream and a GPU (portable_discrete.hpp), with lbmc's own log and exp.
 // - Reproducibility: the table path is integer compares and loads. The tail
@@ -104,7 +106,10 @@ class TableOrRejection {
   std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
     if (portable_.method == DiscreteMethod::table && !value_guide_.empty()) [[likely]] {
       return value_guide_.prefix_sums(
-          gen, y, [this](std::uint64_t u, engine::Generator& g) { return unsettled_variate(u, g); });
+          gen, y, [this](std::uint64_t u) { return cell_values_[table_.locate(u)]; },
+          [this](std::uint64_t u, engine::Generator& g) {
+            return static_cast<std::int64_t>(derived().tail(table_.locate(u) != 0, g));
+          });
     }
     return prefix_sums_by_single_draws(*this, gen, y);
   }

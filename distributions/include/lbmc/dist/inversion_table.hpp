@@ -26,8 +26,13 @@
 #include "lbmc/dist/output_range.hpp"
 #include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/shared_array.hpp"
+#include "lbmc/engine/rng.hpp"
 
 namespace lbmc::dist {
+
+//! output_range on pcg64: its outputs two at a time (engine::Pcg64Pair),
+//! the same outputs and the same range in about half the dependent steps.
+OutputRange output_range(engine::Generator& gen, std::int64_t count) noexcept;
 
 //! Inversion table (cumulative 63-bit thresholds) with a Chen & Asau guide.
 //! Cell 0 is "below the table", cells 1..n the values lo..lo+n-1, cell n+1

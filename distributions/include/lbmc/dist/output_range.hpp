@@ -15,7 +15,10 @@
 //   again, one by one, from the generator as it was (a chance of about
 //   n·2^-31).
 // - Host and device (host_device.hpp): the samplers of the counter-based
-//   stream use it as the pcg64 ones do.
+//   stream use it. On pcg64 the table samplers take the overload beside
+//   InversionTable (inversion_table.hpp), which draws the same outputs two
+//   at a time (engine::Pcg64Pair); this header stays free of pcg-cpp for
+//   the device's compiler.
 #pragma once
 
 #include <cstdint>

@@ -288,9 +288,9 @@ class NegBinomialSampler {
   //! outputs and values as y.size() calls of integer().
   std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
     if (table_.size() != 0 && !value_guide_.empty()) [[likely]] {
-      return value_guide_.prefix_sums(gen, y, [this](std::uint64_t u, engine::Generator& g) {
-        return static_cast<std::int64_t>(unsettled_variate(u, g));
-      });
+      return value_guide_.prefix_sums(
+          gen, y, [this](std::uint64_t u) { return table_value(u); },
+          [this](std::uint64_t, engine::Generator& g) { return static_cast<std::int64_t>(upper_tail(g)); });
     }
     return prefix_sums_by_single_draws(*this, gen, y);
   }
