@@ -274,12 +274,15 @@ class NegBinomialSampler {
   std::int64_t integer(engine::Generator& gen) const { return draw<std::int64_t>(gen); }
   //! The largest of `count` >= 1 variates drawn in turn, as an integer: the
   //! same outputs and value as `count` calls of integer(), from the
-  //! outputs' range on the table (output_range.hpp).
+  //! outputs' range on the table (output_range.hpp), by BlockRejection::max_of
+  //! past it.
   std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
     if (table_.size() != 0) [[likely]] {
       if (const auto cells = table_.extreme_cells(gen, count)) [[likely]] {
         return static_cast<std::int64_t>(cells->second) - 1;  // cell i + 1 holds the value i
       }
+    } else if (blocks_) {
+      return static_cast<std::int64_t>(blocks_->max_of(gen, count));
     }
     return max_by_single_draws(*this, gen, count);
   }
