@@ -54,8 +54,9 @@
 //   buckets mixed, 1.1% of the draws past the squeeze, 0.2% to the exact
 //   test); the fixed path (settled) is a bucket load, a block load (32
 //   bytes) and a multiply-add. max_of, the largest of n draws, runs the
-//   fixed path two outputs at a time in a loop that calls nothing. Setup ~3 ms (~3 log f evaluations a block); ~0.45 MB
-//   per law, 256 KB of it the buckets.
+//   fixed path two outputs at a time in a loop that calls nothing. Setup
+//   ~3 ms (~3 log f evaluations a block); ~0.45 MB per law, 256 KB of it
+//   the buckets.
 // - Range: the integers from 0 up, as doubles (below 2^53); any value of
 //   positive mass. Reproducibility: the setup and the exact tests use only
 //   portable_log, portable_exp, double-double arithmetic (double_double.hpp)
