@@ -264,6 +264,38 @@ TEST_SUITE("fast") {
 }
 
 TEST_SUITE("fast") {
+  // Appended blocks are carved from chunks a thread shares between stores:
+  // each block keeps its own values through other stores' blocks written
+  // beside it, adds, a new chunk, and the end of the other store.
+  TEST_CASE("quantile store: appended blocks keep their values in shared chunks") {
+    std::vector<double> expected;  // kept's values, ascending
+    double next_value = 0.0;
+    const auto fill = [&](std::span<double> block) {
+      for (double& x : block) expected.push_back(x = next_value++);
+    };
+    QuantileStore kept;
+    {
+      QuantileStore dropped;
+      // 1, 7 and 4096 values; 40000 is past an eighth of a chunk (storage of
+      // its own); then 70 blocks of 4096, more than one 2 MiB chunk.
+      for (const std::size_t size : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, std::size_t{40000}}) {
+        fill(kept.append(size));
+        for (double& x : dropped.append(size)) x = -1.0;
+        kept.add(next_value);
+        expected.push_back(next_value++);
+      }
+      for (int i = 0; i < 70; ++i) fill(kept.append(4096));
+      const auto dropped_values = dropped.finalize().sorted_values();
+      CHECK((dropped_values.front() == -1.0 && dropped_values.back() == -1.0));
+    }
+    kept.add(next_value);
+    expected.push_back(next_value++);
+    REQUIRE(kept.count() == static_cast<std::int64_t>(expected.size()));
+    CHECK(std::ranges::equal(kept.finalize().sorted_values(), expected));
+  }
+}
+
+TEST_SUITE("fast") {
   TEST_CASE("quantile store: reads come from finalize - a store changed since refuses them") {
     QuantileStore store;
     for (const double x : {3.0, 1.0, 2.0}) store.add(x);

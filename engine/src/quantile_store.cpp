@@ -7,6 +7,7 @@
 #include <exception>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -28,6 +29,33 @@ constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
 std::int64_t binomial_count(std::int64_t count, double alpha, double prob) {
   const bm::binomial_distribution<double, engine::MathPolicy> b(static_cast<double>(count), alpha);
   return static_cast<std::int64_t>(bm::quantile(b, prob));
+}
+
+// append()'s chunks (quantile_store.hpp): a block of more than an eighth of
+// a chunk has storage of its own.
+constexpr std::size_t kChunkValues = scratch_detail::kHugePageBytes / sizeof(double);
+constexpr std::size_t kValuesPerLine = 8;  // a block starts on a 64-byte boundary
+
+struct ChunkCursor {
+  std::shared_ptr<ScratchVector<double>> chunk;
+  std::size_t used = 0;
+};
+thread_local ChunkCursor t_cursor;
+
+// `count` values of storage for a new block, not initialised.
+std::pair<std::shared_ptr<ScratchVector<double>>, std::span<double>> carve(std::size_t count) {
+  if (count > kChunkValues / 8) {
+    auto own = std::make_shared<ScratchVector<double>>(count);
+    return {own, std::span<double>(*own)};
+  }
+  ChunkCursor& cursor = t_cursor;
+  if (!cursor.chunk || kChunkValues - cursor.used < count) {
+    cursor.chunk = std::make_shared<ScratchVector<double>>(kChunkValues);
+    cursor.used = 0;
+  }
+  const std::span<double> values(cursor.chunk->data() + cursor.used, count);
+  cursor.used = std::min(kChunkValues, (cursor.used + count + kValuesPerLine - 1) / kValuesPerLine * kValuesPerLine);
+  return {cursor.chunk, values};
 }
 
 bool is_integer_key(double x) { return std::abs(x) < 0x1p53 && x == std::trunc(x); }
@@ -92,28 +120,34 @@ void QuantileStore::add(double x) {
     sketch_add({&x, 1});
     return;
   }
-  // A block of this store's own (a shared one is never written again).
-  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<ScratchVector<double>>());
-  blocks_.back()->push_back(x);
+  grow_block().push_back(x);
+  blocks_.back().values = *blocks_.back().storage;
   gathered_ = false;
   if (static_cast<std::size_t>(count_) > cap_) to_sketch();
 }
 
 void QuantileStore::reserve(std::size_t count) {
   if (sketch_) return;
-  if (blocks_.empty() || blocks_.back().use_count() > 1) blocks_.push_back(std::make_shared<ScratchVector<double>>());
-  blocks_.back()->reserve(std::min(count, cap_));
+  grow_block().reserve(std::min(count, cap_));
+}
+
+ScratchVector<double>& QuantileStore::grow_block() {
+  // A block of this store's own (a shared one is never written again).
+  if (blocks_.empty() || !blocks_.back().growable || blocks_.back().storage.use_count() > 1) {
+    blocks_.push_back({std::make_shared<ScratchVector<double>>(), {}, true});
+  }
+  return *blocks_.back().storage;
 }
 
 std::span<double> QuantileStore::append(std::size_t count) {
-  auto block = std::make_shared<ScratchVector<double>>(count);
-  blocks_.push_back(block);
+  auto [storage, values] = carve(count);
+  blocks_.push_back({std::move(storage), values, false});
   count_ += static_cast<std::int64_t>(count);
   gathered_ = false;
   finalized_ = false;
   // A store past its cap bins the block when the next merge or read comes;
   // the kernel writes the values first.
-  return std::span<double>(*block);
+  return values;
 }
 
 void QuantileStore::merge(const QuantileStore& other) {
@@ -121,7 +155,9 @@ void QuantileStore::merge(const QuantileStore& other) {
   finalized_ = false;
   if (!sketch_ && !other.sketch_ && static_cast<std::size_t>(count_ + other.count_) <= cap_) {
     if (!other.values_.empty()) {
-      blocks_.push_back(std::make_shared<ScratchVector<double>>(other.values_.begin(), other.values_.end()));
+      auto copy = std::make_shared<ScratchVector<double>>(other.values_.begin(), other.values_.end());
+      const std::span<double> values(*copy);
+      blocks_.push_back({std::move(copy), values, false});
     }
     blocks_.insert(blocks_.end(), other.blocks_.begin(), other.blocks_.end());
     count_ += other.count_;
@@ -146,7 +182,7 @@ void QuantileStore::merge(const QuantileStore& other) {
 std::vector<std::span<const double>> QuantileStore::unbinned() const {
   std::vector<std::span<const double>> spans;
   if (!values_.empty()) spans.emplace_back(values_);
-  for (const auto& block : blocks_) spans.emplace_back(*block);
+  for (const auto& block : blocks_) spans.emplace_back(block.values);
   return spans;
 }
 
@@ -351,11 +387,11 @@ void QuantileStore::save_settled(ByteWriter& out) const {
     // The values as gather() would join them, written from their blocks:
     // joining them would hold the store twice while a checkpoint is taken.
     std::size_t total = values_.size();
-    for (const auto& block : blocks_) total += block->size();
+    for (const auto& block : blocks_) total += block.values.size();
     out.reserve(8 + total * sizeof(double));
     out.u64(total);
     out.f64s_elements(values_);
-    for (const auto& block : blocks_) out.f64s_elements(*block);
+    for (const auto& block : blocks_) out.f64s_elements(block.values);
     return;
   }
   out.boolean(sketch_->integer_keys);
@@ -499,12 +535,12 @@ void QuantileStore::gather() {
   // Each block copied to its place on the OpenMP threads (the array is not
   // zeroed first: the copies write every element).
   std::vector<std::size_t> starts(blocks_.size() + 1, values_.size());
-  for (std::size_t i = 0; i < blocks_.size(); ++i) starts[i + 1] = starts[i] + blocks_[i]->size();
+  for (std::size_t i = 0; i < blocks_.size(); ++i) starts[i + 1] = starts[i] + blocks_[i].values.size();
   values_.resize(starts.back());
   const auto blocks = static_cast<std::int64_t>(blocks_.size());
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t i = 0; i < blocks; ++i) {
-    const auto& block = *blocks_[static_cast<std::size_t>(i)];
+    const std::span<const double> block = blocks_[static_cast<std::size_t>(i)].values;
     std::copy(block.begin(), block.end(), values_.begin() + static_cast<std::ptrdiff_t>(starts[static_cast<std::size_t>(i)]));
   }
   blocks_.clear();
