@@ -3,7 +3,9 @@
 #include "lbmc/dist/block_rejection.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -21,6 +23,10 @@ constexpr double kTableMargin = 0x1.0p-30; // T' = (1 + this)·T: room for the c
 constexpr unsigned kMaxShift = 40;
 constexpr double kLargest = 0x1.0p52;      // values stay below 2^52 + 2^40
 constexpr double kTwo63 = 0x1.0p63;
+
+// 2^s for -1022 <= s <= 1023, without a call: the cold paths scale by it,
+// exactly as ldexp would.
+double power_of_two(int s) noexcept { return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + s) << 52); }
 
 struct RawBlock {
   double start;
@@ -239,8 +245,9 @@ bool BlockRejection::accepts(std::size_t j, double offset, double v) const {
 }
 
 double BlockRejection::completed(std::size_t j, double v_high, engine::Generator& gen) const {
-  return std::ldexp(v_high + std::ldexp(engine::uniform01(gen), static_cast<int>(shifts_[j])),
-                    -static_cast<int>(kPayloadBits));
+  // Both products are exact (v is 0 or at least 2^-101).
+  return (v_high + engine::uniform01(gen) * power_of_two(static_cast<int>(shifts_[j]))) *
+         power_of_two(-static_cast<int>(kPayloadBits));
 }
 
 double BlockRejection::past_squeeze(std::uint32_t j, double offset, double v_high, engine::Generator& gen) const {
@@ -281,7 +288,7 @@ double BlockRejection::draw_slowly(std::uint64_t x, engine::Generator& gen) cons
         offset = static_cast<double>(y >> (64 - shift));
         v = engine::uniform01(gen);
       }
-      if (v * 0x1.0p48 - std::ldexp(1.0, static_cast<int>(shift)) < b.base + b.slope * offset) return b.start + offset;
+      if (v * 0x1.0p48 - power_of_two(static_cast<int>(shift)) < b.base + b.slope * offset) return b.start + offset;
     }
     if (accepts(j, offset, v)) return blocks_[j].start + offset;
   }

@@ -117,7 +117,9 @@ class BlockRejection {
   //! the cold paths' calls in the loop GCC kept its state on the stack,
   //! a store and a load on the chain of every draw); a pair with a draw it
   //! does not settle leaves the loop, and the generator draws on from there.
-  double max_of(engine::Generator& gen, std::int64_t count) const {
+  //! Out of line, in a frame of its own: inlined into a kernel's body, the
+  //! largest so far lived on the stack.
+  [[gnu::noinline]] double max_of(engine::Generator& gen, std::int64_t count) const {
     double largest = 0.0;  // every variate is >= 0
     while (count >= 2) {
       engine::Pcg64Pair pair(gen);
