@@ -121,6 +121,7 @@ class BlockRejection {
   //! largest so far lived on the stack.
   [[gnu::noinline]] double max_of(engine::Generator& gen, std::int64_t count) const {
     double largest = 0.0;  // every variate is >= 0
+    const auto keep = [&largest](double value) { largest = value > largest ? value : largest; };
     while (count >= 2) {
       engine::Pcg64Pair pair(gen);
       double first = 0.0, second = 0.0;
@@ -128,8 +129,8 @@ class BlockRejection {
       for (;;) {  // calls nothing
         both = settled(pair.first(), first) && settled(pair.second(), second);
         if (!both) [[unlikely]] break;
-        largest = first > largest ? first : largest;
-        largest = second > largest ? second : largest;
+        keep(first);
+        keep(second);
         count -= 2;
         if (count < 2) break;
         pair.advance();
@@ -142,22 +143,17 @@ class BlockRejection {
       // generator just past its output.
       std::uint64_t x = pair.first();
       if (settled(x, first)) {
-        largest = first > largest ? first : largest;
+        keep(first);
         --count;
         x = pair.second();
         pair.leave_after_second(gen);
       } else {
         pair.leave_after_first(gen);
       }
-      const double value =
-          detail::with_generator_copy(gen, [this, x](engine::Generator& g) { return unsettled(x, g); });
-      largest = value > largest ? value : largest;
+      keep(detail::with_generator_copy(gen, [this, x](engine::Generator& g) { return unsettled(x, g); }));
       --count;
     }
-    if (count == 1) {
-      const double value = (*this)(gen);
-      largest = value > largest ? value : largest;
-    }
+    if (count == 1) keep((*this)(gen));
     return largest;
   }
 
