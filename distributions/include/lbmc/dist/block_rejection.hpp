@@ -53,8 +53,9 @@
 // - Cost, at negbinomial:1e4,0.01: 1.03 outputs a draw (0.9% of the
 //   buckets mixed, 1.1% of the draws past the squeeze, 0.2% to the exact
 //   test); the fixed path (settled) is a bucket load, a block load (32
-//   bytes) and a multiply-add. max_of, the largest of n draws, runs the
-//   fixed path two outputs at a time in a loop that calls nothing. Setup
+//   bytes) and a multiply-add. max_of (the largest of n draws) and
+//   prefix_sums (their running sums) run the fixed path two outputs at a
+//   time in one loop that calls nothing (for_each_draw). Setup
 //   ~3 ms (~3 log f evaluations a block); ~0.45 MB per law, 256 KB of it
 //   the buckets.
 // - Range: the integers from 0 up, as doubles (below 2^53); any value of
@@ -67,6 +68,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "lbmc/dist/inversion_table.hpp"
@@ -111,50 +113,24 @@ class BlockRejection {
     return detail::with_generator_copy(gen, [this, x](engine::Generator& g) { return unsettled(x, g); });
   }
   //! The largest of the next `count` >= 1 variates drawn in turn: the same
-  //! outputs and value as `count` calls. The outputs come two at a time
-  //! (engine::Pcg64Pair), and the loop over pairs that the fast path
-  //! settles calls nothing, so that the generator stays in registers (with
-  //! the cold paths' calls in the loop GCC kept its state on the stack,
-  //! a store and a load on the chain of every draw); a pair with a draw it
-  //! does not settle leaves the loop, and the generator draws on from there.
-  //! Out of line, in a frame of its own: inlined into a kernel's body, the
-  //! largest so far lived on the stack.
+  //! outputs and value as `count` calls (for_each_draw). Out of line, in a
+  //! frame of its own: inlined into a kernel's body, the largest so far
+  //! lived on the stack.
   [[gnu::noinline]] double max_of(engine::Generator& gen, std::int64_t count) const {
     double largest = 0.0;  // every variate is >= 0
-    const auto keep = [&largest](double value) { largest = value > largest ? value : largest; };
-    while (count >= 2) {
-      engine::Pcg64Pair pair(gen);
-      double first = 0.0, second = 0.0;
-      bool both = false;
-      for (;;) {  // calls nothing
-        both = settled(pair.first(), first) && settled(pair.second(), second);
-        if (!both) [[unlikely]] break;
-        keep(first);
-        keep(second);
-        count -= 2;
-        if (count < 2) break;
-        pair.advance();
-      }
-      if (both) {
-        pair.leave_after_second(gen);
-        break;
-      }
-      // The first draw the fast path leaves: the cold paths, from the
-      // generator just past its output.
-      std::uint64_t x = pair.first();
-      if (settled(x, first)) {
-        keep(first);
-        --count;
-        x = pair.second();
-        pair.leave_after_second(gen);
-      } else {
-        pair.leave_after_first(gen);
-      }
-      keep(detail::with_generator_copy(gen, [this, x](engine::Generator& g) { return unsettled(x, g); }));
-      --count;
-    }
-    if (count == 1) keep((*this)(gen));
+    for_each_draw(gen, count, [&largest](double value) { largest = value > largest ? value : largest; });
     return largest;
+  }
+  //! The running sums of the next y.size() variates drawn in turn, as
+  //! integers, into y; returns the last (0 when y is empty): the same
+  //! outputs and values as y.size() calls (for_each_draw). Out of line, as
+  //! max_of.
+  [[gnu::noinline]] std::int64_t prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
+    std::int64_t sum = 0;
+    std::int64_t* next = y.data();
+    for_each_draw(gen, static_cast<std::int64_t>(y.size()),
+                  [&sum, &next](double value) { *next++ = sum += static_cast<std::int64_t>(value); });
+    return sum;
   }
 
   //! The number of blocks.
@@ -213,6 +189,49 @@ class BlockRejection {
     double lambda = 1.0;
     double log_hat_edge = 0.0;  // log of the rescaled hat at the edge
   };
+
+  // keep(v) for each of the next `count` >= 0 variates v drawn in turn:
+  // the same outputs and values as `count` calls. The outputs come two at a
+  // time (engine::Pcg64Pair), and the loop over pairs that the fast path
+  // settles calls nothing, so that the generator stays in registers (with
+  // the cold paths' calls in the loop GCC kept its state on the stack, a
+  // store and a load on the chain of every draw); a pair with a draw it
+  // does not settle leaves the loop, and the generator draws on from there.
+  template <class Keep>
+  [[gnu::always_inline]] void for_each_draw(engine::Generator& gen, std::int64_t count, const Keep& keep) const {
+    while (count >= 2) {
+      engine::Pcg64Pair pair(gen);
+      double first = 0.0, second = 0.0;
+      bool both = false;
+      for (;;) {  // calls nothing
+        both = settled(pair.first(), first) && settled(pair.second(), second);
+        if (!both) [[unlikely]] break;
+        keep(first);
+        keep(second);
+        count -= 2;
+        if (count < 2) break;
+        pair.advance();
+      }
+      if (both) {
+        pair.leave_after_second(gen);
+        break;
+      }
+      // The first draw the fast path leaves: the cold paths, from the
+      // generator just past its output.
+      std::uint64_t x = pair.first();
+      if (settled(x, first)) {
+        keep(first);
+        --count;
+        x = pair.second();
+        pair.leave_after_second(gen);
+      } else {
+        pair.leave_after_first(gen);
+      }
+      keep(detail::with_generator_copy(gen, [this, x](engine::Generator& g) { return unsettled(x, g); }));
+      --count;
+    }
+    if (count == 1) keep((*this)(gen));
+  }
 
   // The variate of the output x when its bucket fixes a block and W alone
   // accepts by the squeeze (true); the fast path, which draws nothing more.

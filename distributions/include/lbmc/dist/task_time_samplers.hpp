@@ -288,13 +288,15 @@ class NegBinomialSampler {
   }
   //! The running sums of the next y.size() variates drawn in turn, as
   //! integers, into y; returns the last (0 when y is empty): the same
-  //! outputs and values as y.size() calls of integer().
+  //! outputs and values as y.size() calls of integer(): the value guide's
+  //! loop on the table, BlockRejection::prefix_sums past it.
   std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
     if (table_.size() != 0 && !value_guide_.empty()) [[likely]] {
       return value_guide_.prefix_sums(
           gen, y, [this](std::uint64_t u) { return table_value(u); },
           [this](std::uint64_t, engine::Generator& g) { return static_cast<std::int64_t>(upper_tail(g)); });
     }
+    if (blocks_) return blocks_->prefix_sums(gen, y);
     return prefix_sums_by_single_draws(*this, gen, y);
   }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
