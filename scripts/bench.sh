@@ -425,6 +425,16 @@ np.savetxt(sys.argv[1], np.random.default_rng(int(sys.argv[2])).lognormal(0.0, 0
     peer_ns=$(peer_median maxload --dist "$law" --n "$n" --total $((lbmc_reps * n)))
     timed_row sampler "$case_name" "$peer_ns" 1 "$result"
   done
+  # The integer task-time laws through maxshift at n = 1024: every draw's
+  # value is summed, so no shortcut through the outputs' range applies.
+  for law in "geometric:0.3" "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01"; do
+    n=1024 case_name="maxshift $law n=1024"
+    log "sampler $case_name"
+    result=$(lbmc_median variate "$n" maxshift --dist "$law" --n "$n" --seed "$seed" --threads 1)
+    read -r _ _ _ lbmc_reps _ <<<"$result"
+    peer_ns=$(peer_median maxshift --dist "$law" --n "$n" --total $((lbmc_reps * n)))
+    timed_row sampler "$case_name" "$peer_ns" 1 "$result"
+  done
 fi
 
 # ---------------------------------------------------------------- compare ---

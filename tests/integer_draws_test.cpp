@@ -150,6 +150,31 @@ TEST_SUITE("fast") {
     check_same_maxima(dist::NegBinomialSampler({0.05, 0.02}), 15);  // the upper tail's search
     check_same_maxima(dist::NegBinomialSampler({1e4, 0.01}), 16);   // block rejection
     check_same_maxima(WholeOutputs{}, 17);
+    check_same_maxima(dist::NegBinomialSampler({0.5, 1e-6}), 18);  // block rejection, log-convex
+  }
+
+  TEST_CASE("max_of_integers: block rejection passes over quiet outputs - the loop's maxima at large n") {
+    // Past the first draws nearly every output is quiet (settled, and in a
+    // block that ends at or below the largest so far): skipping one that is
+    // not would change the value or the generator's place.
+    for (const dist::NegBinomial law : {dist::NegBinomial{1e4, 0.01}, dist::NegBinomial{0.5, 1e-6}}) {
+      CAPTURE(law.r);
+      const dist::NegBinomialSampler sampler(law);
+      REQUIRE(sampler.blocks() != nullptr);
+      CHECK(sampler.blocks()->quiet_share() > 0.95);
+      CHECK(static_cast<double>(sampler.blocks()->quiet_payload()) > 0.95 * 0x1p48);
+      engine::Generator looped = engine::block_generator(19, 5);
+      engine::Generator ranged = looped;
+      for (const std::int64_t count : {4096, 65536}) {
+        for (int r = 0; r < 10; ++r) {
+          std::int64_t z = dist::draw_integer(sampler, looped);
+          for (std::int64_t i = 1; i < count; ++i) z = std::max(z, dist::draw_integer(sampler, looped));
+          REQUIRE(dist::max_of_integers(sampler, ranged, count) == z);
+          const bool same_outputs_used = ranged == looped;
+          REQUIRE(same_outputs_used);
+        }
+      }
+    }
   }
 
   TEST_CASE("integer_prefix_sums: the running sums are the loop's - from the same outputs - on every path") {
@@ -174,6 +199,8 @@ TEST_SUITE("fast") {
     check_same_prefix_sums(dist::NegBinomialSampler({1e4, 0.01}), 12);   // block rejection
     check_same_prefix_sums(dist::GeometricSampler({0.3}), 13);
     check_same_prefix_sums(WholeOutputs{}, 14);
+    check_same_prefix_sums(dist::GeometricSampler({1e-10}), 15);  // values near 1e10
+    check_same_prefix_sums(dist::GeometricSampler({1.0}), 16);    // the point 1
   }
 
   TEST_CASE("max_of: the counter-based samplers' largest of n draws is the loop's - from the same outputs") {

@@ -226,6 +226,41 @@ BlockRejection::BlockRejection(const UnimodalLaw& law) : log_pmf_(law.log_pmf) {
   }
   first_ = raw.front().start;
   last_ = raw.back().start + std::ldexp(1.0, static_cast<int>(raw.back().shift)) - 1.0;
+  choose_quiet_buckets();
+}
+
+void BlockRejection::choose_quiet_buckets() {
+  LBMC_SAMPLER_NO_FP_CONTRACT
+  // A payload below the squeeze's least value on block j, less one (for a
+  // fused multiply-add), settles at every offset: base + slope·offset is
+  // monotone in the offset, and so is its rounding, so the least is at an end.
+  std::vector<std::uint64_t> bound(blocks_.size(), 0);
+  for (std::size_t j = 0; j < blocks_.size(); ++j) {
+    const Block& b = blocks_[j];
+    const double least = std::min(b.base, b.base + b.slope * static_cast<double>(b.mask));
+    if (least >= 2.0) bound[j] = static_cast<std::uint64_t>(least) - 1;
+  }
+  // One bound for every quiet bucket: the one that passes over the most
+  // outputs, the bound times the share of the buckets whose blocks reach it.
+  std::vector<std::uint64_t> reached;
+  for (const std::uint32_t j : buckets_) {
+    if (j != kMixed) reached.push_back(bound[j]);
+  }
+  std::sort(reached.begin(), reached.end(), std::greater<>());
+  double most = 0.0;
+  for (std::size_t k = 0; k < reached.size(); ++k) {
+    const double passed = static_cast<double>(k + 1) * static_cast<double>(reached[k]);
+    if (passed > most) {
+      most = passed;
+      quiet_payload_ = reached[k];
+    }
+  }
+  quiet_buckets_.assign(buckets_.size() / 64, 0);
+  for (std::size_t g = 0; g < buckets_.size(); ++g) {
+    if (buckets_[g] != kMixed && quiet_payload_ != 0 && bound[buckets_[g]] >= quiet_payload_) {
+      quiet_buckets_[g / 64] |= std::uint64_t{1} << (g % 64);
+    }
+  }
 }
 
 double BlockRejection::tail(const Tail& t, double direction, engine::Generator& gen) const {
@@ -311,6 +346,12 @@ double BlockRejection::ceiling(std::size_t j, double offset) const {
 double BlockRejection::log_tail_hat(bool upper, double k) const {
   const Tail& t = upper ? upper_ : lower_;
   return t.log_hat_edge - t.lambda * std::abs(k - t.edge);
+}
+
+double BlockRejection::quiet_share() const noexcept {
+  std::size_t quiet = 0;
+  for (const std::uint64_t word : quiet_buckets_) quiet += static_cast<std::size_t>(std::popcount(word));
+  return static_cast<double>(quiet) / static_cast<double>(buckets_.size());
 }
 
 double BlockRejection::fixed_share() const noexcept {

@@ -12,6 +12,7 @@
 
 #include "lbmc/dist/double_double.hpp"
 #include "lbmc/dist/log_pmf.hpp"
+#include "lbmc/dist/paired_draws.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
 
@@ -116,6 +117,29 @@ UnimodalLaw negbinomial_unimodal(double r, double p) {
 }
 
 }  // namespace detail
+
+std::int64_t GeometricSampler::integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
+  std::int64_t sum = 0;
+  std::int64_t* next = y.data();
+  if (inverse_rate_ == 0.0) {  // the point 1
+    for (std::int64_t& v : y) v = ++sum;
+    return sum;
+  }
+  const ExponentialZiggurat& t = *unit_exponential_.portable().tables.exponential;
+  detail::for_each_paired_draw(
+      gen, static_cast<std::int64_t>(y.size()),
+      [this, &t](std::uint64_t x, std::int64_t& value) {
+        const detail::ZigguratPoint p = detail::ziggurat_point(t, x);
+        if (!p.inside(t)) return false;
+        value = trials(p.z);
+        return true;
+      },
+      [this, &t](std::uint64_t x, engine::Generator& g) {
+        return trials(standard_exponential_from(t, detail::ziggurat_point(t, x), g, detail::LibraryMath{}));
+      },
+      [&sum, &next](std::int64_t value) { *next++ = sum += value; });
+  return sum;
+}
 
 NegBinomialSampler::NegBinomialSampler(const NegBinomial& law) : law_(law) {
   if (!positive_finite(law.r) || !(law.p > 0.0 && law.p <= 1.0)) {

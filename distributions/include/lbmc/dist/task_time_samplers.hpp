@@ -30,7 +30,8 @@
 // - Geometric(P), trials: inversion in O(1): 1 + floor(E/r), r = -ln(1 - P),
 //   since P(floor(E/r) >= k) = e^(-rk) = (1 - P)^k exactly. Range: 1, 2, ...;
 //   P = 1 is the point 1 and draws nothing. The largest of n draws is that
-//   of the largest E (integer_max), the exponentials' maximum.
+//   of the largest E (integer_max), the exponentials' maximum; their running
+//   sums (integer_prefix_sums) take two ziggurat points a step.
 // - Negative binomial(R, P), failures: inversion of a table of its masses
 //   with a Chen & Asau guide (InversionTable), over [0, hi] with P(X > hi) <=
 //   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P),
@@ -248,6 +249,13 @@ class GeometricSampler {
     for (std::int64_t i = 1; i < count; ++i) e = std::max(e, unit_exponential_(gen));
     return trials(e);
   }
+  //! The running sums of the next y.size() variates drawn in turn, as
+  //! integers, into y; returns the last (0 when y is empty): the same
+  //! outputs and values as y.size() calls of integer(), two ziggurat points
+  //! a step (engine::Pcg64Pair) in a loop that calls nothing while both lie
+  //! on the fast path, so that the generator stays in registers (one call at
+  //! a time kept its state in memory, for the rare path's call to exp).
+  [[gnu::noinline]] std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const;
 
  private:
   // 1 + floor(e/r), as an integer.

@@ -212,4 +212,24 @@ LBMC_HOST_DEVICE LBMC_FORCE_INLINE double standard_exponential(const Exponential
   }
 }
 
+//! standard_exponential from its first point when that lies past the fast
+//! path, the generator just past the point's output: the same outputs and
+//! the same value. For the loops that draw two points at a time
+//! (engine::Pcg64Pair) and leave the pair at a point the fast path leaves.
+template <class Words, class Math>
+double standard_exponential_from(const ExponentialZiggurat& t, detail::ZigguratPoint p, Words& gen,
+                                 const Math& math) {
+  LBMC_SAMPLER_NO_FP_CONTRACT
+  double offset = 0.0;
+  for (;;) {
+    if (p.entry == 0) {
+      offset += t.r;
+    } else if (detail::exponential_under_curve(t, p.entry, p.z, engine::uniform01(gen), math)) {
+      return offset + p.z;
+    }
+    p = detail::ziggurat_point(t, gen());
+    if (p.inside(t)) return offset + p.z;
+  }
+}
+
 }  // namespace lbmc::dist
