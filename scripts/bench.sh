@@ -414,25 +414,30 @@ if want sampler; then
   "$py" -c 'import sys, numpy as np
 np.savetxt(sys.argv[1], np.random.default_rng(int(sys.argv[2])).lognormal(0.0, 0.5, 100000), fmt="%.17g")' \
     "$times_file" "$seed"
+  # Then the integer task-time laws through maxshift at n = 1024: every
+  # draw's value is summed, so no shortcut through the outputs' range applies.
+  cases=()
   for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto:4.5,1" "geometric:0.3" \
     "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01" "empirical:$times_file"; do
+    cases+=("maxload 65536 $law")
+  done
+  for law in "geometric:0.3" "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01"; do
+    cases+=("maxshift 1024 $law")
+  done
+  for entry in "${cases[@]}"; do
+    read -r kernel n law <<<"$entry"
     label=$law
     [[ "$law" == empirical:* ]] && label="empirical:(1e5 lognormal times)"
-    n=65536 case_name="$label n=65536"
+    extra=()
+    case_name="maxshift $label n=$n"
+    if [[ "$kernel" == maxload ]]; then
+      extra=("${brute[@]}")
+      case_name="$label n=$n"
+    fi
     log "sampler $case_name"
-    result=$(lbmc_median variate "$n" maxload --dist "$law" --n "$n" --seed "$seed" --threads 1 "${brute[@]}")
+    result=$(lbmc_median variate "$n" "$kernel" --dist "$law" --n "$n" --seed "$seed" --threads 1 "${extra[@]}")
     read -r _ _ _ lbmc_reps _ <<<"$result"
-    peer_ns=$(peer_median maxload --dist "$law" --n "$n" --total $((lbmc_reps * n)))
-    timed_row sampler "$case_name" "$peer_ns" 1 "$result"
-  done
-  # The integer task-time laws through maxshift at n = 1024: every draw's
-  # value is summed, so no shortcut through the outputs' range applies.
-  for law in "geometric:0.3" "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01"; do
-    n=1024 case_name="maxshift $law n=1024"
-    log "sampler $case_name"
-    result=$(lbmc_median variate "$n" maxshift --dist "$law" --n "$n" --seed "$seed" --threads 1)
-    read -r _ _ _ lbmc_reps _ <<<"$result"
-    peer_ns=$(peer_median maxshift --dist "$law" --n "$n" --total $((lbmc_reps * n)))
+    peer_ns=$(peer_median "$kernel" --dist "$law" --n "$n" --total $((lbmc_reps * n)))
     timed_row sampler "$case_name" "$peer_ns" 1 "$result"
   done
 fi
