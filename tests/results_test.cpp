@@ -39,6 +39,20 @@ TEST_SUITE("fast") {
     CHECK(t.failures(ReferenceKind::bound) == 1);
   }
 
+  TEST_CASE("results: a bound that fails with a caveat says why in a note") {
+    ResultTable t;
+    t.param_names = {"n"};
+    const Reference known{"paper", ReferenceKind::bound, 0.5, true, "a one-sided tail"};
+    t.add({"64"}, "p", {0.9, 0.01, 0.88, 0.92, 1000}, {known});  // z = 40: not respected
+    t.add({"16"}, "p", {0.4, 0.01, 0.38, 0.42, 1000}, {known});  // respected
+    t.add({"64"}, "p", {0.9, 0.01, 0.88, 0.92, 1000}, {{"other", ReferenceKind::bound, 0.5, true}});
+    CHECK(t.rows[0].verdict == Verdict::fail);
+    CHECK(t.rows[1].verdict == Verdict::pass);
+    CHECK(t.rows[2].verdict == Verdict::fail);
+    REQUIRE(t.notes.size() == 1);
+    CHECK(t.notes[0] == "n=64 p (bound paper): not respected: a one-sided tail");
+  }
+
   TEST_CASE("results: a value without sampling error compares exactly") {
     ResultTable t;
     t.add({}, "violations", exact_value(0.0, 10), {{"exact", ReferenceKind::exact, 0.0}});

@@ -41,6 +41,8 @@ TEST_SUITE("fast") {
     CHECK(counts.bound_fail == 1);
     REQUIRE(counts.failed.size() == 1);
     CHECK(counts.failed[0] == "dist=normal:0,1 n=64 q0.95 (exact) z=10");
+    REQUIRE(counts.missed.size() == 1);
+    CHECK(counts.missed[0] == "dist=a \"quoted\" law n=64 D.p (paper) z=9");
   }
 
   TEST_CASE("validate: a CSV without the verdict columns is refused") {

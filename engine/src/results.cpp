@@ -144,6 +144,10 @@ void ResultTable::add(const std::vector<std::string>& params, const std::string&
     } else {
       row.verdict = is_check(ref.kind) ? Verdict::fail : Verdict::info;
     }
+    if (row.verdict == Verdict::fail && !ref.caveat.empty()) {
+      notes.push_back(fmt::format("{} {} ({} {}): not respected: {}", describe(params), statistic, to_string(ref.kind),
+                                  ref.name, ref.caveat));
+    }
     rows.push_back(std::move(row));
   }
 }

@@ -156,8 +156,11 @@ class MaxShiftCommand final : public Command {
     if (mu > 0.0) {
       const double y = mu / (dist::standard_deviation(law) * std::sqrt(static_cast<double>(n)));
       const double two_sided = analytic::cdf(boost::math::complement(analytic::Kolmogorov{}, y));  // 1 − K(y)
-      in.refs("D.p_ge_1", {{"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true},
-                           {"kolmogorov-limit", ReferenceKind::asymptotic, two_sided}});
+      // Mehrotra et al. bound P(D >= 1) by the one-sided tail e^{-2y^2}.
+      const Reference paper{"paper-bound", ReferenceKind::bound, std::exp(-2.0 * y * y), true,
+                            "the paper applies a one-sided tail to the two-sided maximum; "
+                            "kolmogorov-limit is the two-sided limit (docs/papers.md)"};
+      in.refs("D.p_ge_1", {paper, {"kolmogorov-limit", ReferenceKind::asymptotic, two_sided}});
     } else {
       in.omit("D.p_ge_1");
     }

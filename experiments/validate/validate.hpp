@@ -28,6 +28,7 @@ struct VerdictCounts {
   std::int64_t bound_pass = 0;
   std::int64_t bound_fail = 0;
   std::vector<std::string> failed;  //!< "statistic (reference) z=…" of each failed exact check
+  std::vector<std::string> missed;  //!< the same of each bound not respected
 };
 
 //! Reads a tidy result CSV (DESIGN §4): the columns are found by name in the

@@ -21,16 +21,17 @@ VerdictCounts count_verdicts(const std::string& csv) {
   for (const auto& fields : table.rows) {
     ++counts.rows;
     const bool pass = fields[verdict] == "pass";
+    const auto describe = [&] {
+      std::string where;
+      for (std::size_t i = 1; i < statistic; ++i) where += header[i] + "=" + fields[i] + " ";
+      return fmt::format("{}{} ({}) z={}", where, fields[statistic], fields[reference], fields[z]);
+    };
     if (fields[kind] == "exact") {
       ++(pass ? counts.exact_pass : counts.exact_fail);
-      if (!pass) {
-        std::string where;
-        for (std::size_t i = 1; i < statistic; ++i) where += header[i] + "=" + fields[i] + " ";
-        counts.failed.push_back(
-            fmt::format("{}{} ({}) z={}", where, fields[statistic], fields[reference], fields[z]));
-      }
+      if (!pass) counts.failed.push_back(describe());
     } else if (fields[kind] == "bound") {
       ++(pass ? counts.bound_pass : counts.bound_fail);
+      if (!pass) counts.missed.push_back(describe());
     }
   }
   return counts;

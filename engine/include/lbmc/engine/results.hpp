@@ -39,6 +39,9 @@ struct Reference {
   //! For bounds: true when the estimate must not exceed the value, false
   //! when it must not fall below it.
   bool upper_bound = true;
+  //! For a published bound known not to hold everywhere: why, noted with
+  //! every row that fails it.
+  std::string caveat = {};
 };
 
 //! The standard errors of an estimate toward lower and toward higher values,
