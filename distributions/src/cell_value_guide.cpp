@@ -45,11 +45,15 @@ CellValueGuide::CellValueGuide(const InversionTable& table, const SharedArray<st
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i] > kWidest) return;  // values a bucket cannot hold
   }
-  std::size_t buckets = 1024;
-  while (unsettled_share(thr, buckets) > kMostUnsettled) {
-    if (buckets == kMostBuckets) return;
-    buckets *= 2;
+  // The fewest buckets that leave at most kFewUnsettled of the draws to the
+  // search; where none does, the fewest that leave at most kMostUnsettled.
+  std::size_t buckets = 0;
+  for (const double most : {kFewUnsettled, kMostUnsettled}) {
+    for (std::size_t b = 1024; buckets == 0 && b <= kMostBuckets; b *= 2) {
+      if (unsettled_share(thr, b) <= most) buckets = b;
+    }
   }
+  if (buckets == 0) return;
   shift_ = static_cast<unsigned>(63 - std::countr_zero(buckets));
   // A cell's value as a bucket holds it: -1 for every marked cell.
   const auto value_of = [&](std::size_t i) { return static_cast<std::int32_t>(values[i] < 0 ? -1 : values[i]); };

@@ -10,11 +10,13 @@
 //   chains the guide, two or three thresholds and the value.
 // - A bucket holding two thresholds or more (in the tails), and the side of
 //   a cut that lies in a tail, hold -1: the caller then takes the table's
-//   exact search. k is the least that leaves at most 2^-6 of the draws to
-//   it (Binomial(4096, 1/2): 1024 buckets, 16 KiB). A table that needs more
-//   than 4096 buckets (64 KiB), or whose values pass 2^31 - 1, gets no
-//   guide (empty()): its samplers search the table (NegBinomial(1000, 0.01)
-//   took 1.38 times as long with 2^17 buckets).
+//   exact search. k is the least that leaves at most 2^-8 of the draws to
+//   it, or else 2^-6 (Poisson(10): 1024 buckets, 16 KiB; Binomial(4096,
+//   1/2): 4096 buckets, 64 KiB, where 1024 left it 2^-6 and its running
+//   sums took 1.1 times as long). A table that needs more than 4096 buckets
+//   for 2^-6, or whose values pass 2^31 - 1, gets no guide (empty()): its
+//   samplers search the table (NegBinomial(1000, 0.01) took 1.38 times as
+//   long with 2^17 buckets).
 // - prefix_sums draws the running sums of many variates two outputs at a
 //   time (engine::Pcg64Pair: two chains of the generator's state, half the
 //   dependent steps), in a loop that calls nothing: both chains, the sum
@@ -87,6 +89,7 @@ class CellValueGuide {
   std::size_t buckets() const noexcept { return buckets_.size(); }
 
  private:
+  static constexpr double kFewUnsettled = 0x1p-8;
   static constexpr double kMostUnsettled = 0x1p-6;
   static constexpr std::size_t kMostBuckets = 4096;
   static constexpr unsigned kShiftOf1024 = 53;  // the shift of the fewest buckets
