@@ -116,7 +116,8 @@ TEST_SUITE("fast") {
     check_same_draws(dist::BinomialSampler({300, 0.3}, rejection), 7);
     check_same_draws(dist::BinomialSampler({10, 1.0}), 8);
     check_same_draws(dist::BinomialSampler({std::int64_t{1} << 40, 0.999}), 9);
-    check_same_draws(dist::GeometricSampler({0.3}), 10);
+    check_same_draws(dist::GeometricSampler({0.3}), 10);    // the table
+    check_same_draws(dist::GeometricSampler({0.02}), 17);   // the ziggurat
     check_same_draws(dist::GeometricSampler({1e-10}), 11);  // values near 1e10
     check_same_draws(dist::GeometricSampler({1.0}), 12);    // the point 1
     check_same_draws(dist::NegBinomialSampler({3.0, 0.4}), 13);
@@ -143,7 +144,8 @@ TEST_SUITE("fast") {
     check_same_maxima(dist::BinomialSampler({30, 0.8}, wide_tails), 8);
     check_same_maxima(dist::BinomialSampler({300, 0.3}, rejection), 9);
     check_same_maxima(dist::BinomialSampler({10, 1.0}), 10);
-    check_same_maxima(dist::GeometricSampler({0.3}), 11);
+    check_same_maxima(dist::GeometricSampler({0.3}), 11);   // the table
+    check_same_maxima(dist::GeometricSampler({0.02}), 19);  // the ziggurat
     check_same_maxima(dist::GeometricSampler({1e-10}), 12);
     check_same_maxima(dist::GeometricSampler({1.0}), 13);
     check_same_maxima(dist::NegBinomialSampler({3.0, 0.4}), 14);
@@ -197,7 +199,8 @@ TEST_SUITE("fast") {
     check_same_prefix_sums(dist::NegBinomialSampler({3.0, 0.4}), 10);
     check_same_prefix_sums(dist::NegBinomialSampler({0.05, 0.02}), 11);  // the upper tail's search
     check_same_prefix_sums(dist::NegBinomialSampler({1e4, 0.01}), 12);   // block rejection
-    check_same_prefix_sums(dist::GeometricSampler({0.3}), 13);
+    check_same_prefix_sums(dist::GeometricSampler({0.3}), 13);   // the table
+    check_same_prefix_sums(dist::GeometricSampler({0.02}), 17);  // the ziggurat
     check_same_prefix_sums(WholeOutputs{}, 14);
     check_same_prefix_sums(dist::GeometricSampler({1e-10}), 15);  // values near 1e10
     check_same_prefix_sums(dist::GeometricSampler({1.0}), 16);    // the point 1

@@ -1080,7 +1080,8 @@ TEST_SUITE("fast") {
     check_within_ulps(weibull_pins, reference_weibull({1.5, 2.0}, kSeed, kBlock, 6), 6.0);
     CHECK(first(dist::ParetoSampler({4.5, 1.0})) == V{0x1.542e67e6ce8acp+0, 0x1.990ddb778430dp+0, 0x1.3fd26e0a5968ap+0,
                                                       0x1.163522501ec18p+0, 0x1.1a164f599dcadp+0, 0x1.37065772c3baap+0});
-    CHECK(first(dist::GeometricSampler({0.3})) == V{4, 6, 3, 2, 2, 3});
+    CHECK(first(dist::GeometricSampler({0.3})) == V{3, 7, 5, 1, 1, 2});
+    CHECK(first(dist::GeometricSampler({0.02})) == V{64, 105, 50, 19, 22, 44});  // the ziggurat
     CHECK(first(dist::NegBinomialSampler({3.0, 0.4})) == V{5, 9, 7, 2, 1, 2});
     CHECK(first(dist::NegBinomialSampler({1e3, 0.01})) == V{99998, 102866, 101714, 96743, 95367, 97376});
     // Past the table: block rejection, log-concave and (R < 1) log-convex.
@@ -1092,6 +1093,21 @@ TEST_SUITE("fast") {
     CHECK(dist::GeometricSampler({1.0})(gen) == 1.0);
     CHECK(dist::NegBinomialSampler({2.0, 1.0})(gen) == 0.0);
     CHECK((gen == before));
+  }
+
+  TEST_CASE("samplers: the geometric's table is its failures' plus one - from the same outputs") {
+    CHECK(dist::GeometricSampler({0.3}).tabled());
+    CHECK(dist::GeometricSampler({0.05}).tabled());
+    CHECK_FALSE(dist::GeometricSampler({0.02}).tabled());  // the ziggurat
+    CHECK_FALSE(dist::GeometricSampler({1.0}).tabled());   // the point 1
+    const dist::NegBinomialSampler failures({1.0, 0.3});
+    const dist::GeometricSampler trials({0.3});
+    engine::Generator a = engine::block_generator(3, 1);
+    engine::Generator b = a;
+    for (int i = 0; i < 100'000; ++i) REQUIRE(trials.integer(a) == 1 + failures.integer(b));
+    CHECK((a == b));
+    // The offset needs the table: block rejection has none.
+    CHECK_THROWS_AS(dist::NegBinomialSampler({1e4, 0.01}, 1), std::logic_error);
   }
 
   TEST_CASE("samplers: gamma with K < 1 - pinned draws through the wedge and the tail") {

@@ -27,11 +27,18 @@
 //   a tiny LAMBDA).
 // - Pareto(ALPHA, XM): inversion, XM·exp(E/ALPHA), E as above. Range:
 //   [XM, inf); XM itself when E = 0.
-// - Geometric(P), trials: inversion in O(1): 1 + floor(E/r), r = -ln(1 - P),
-//   since P(floor(E/r) >= k) = e^(-rk) = (1 - P)^k exactly. Range: 1, 2, ...;
-//   P = 1 is the point 1 and draws nothing. The largest of n draws is that
-//   of the largest E (integer_max), the exponentials' maximum; their running
-//   sums (integer_prefix_sums) take two ziggurat points a step.
+// - Geometric(P), trials: from P = 0.05, inversion of the table of its
+//   failures (the negative binomial below at R = 1, each value plus 1),
+//   whose value guide settles nearly every draw with one bucket's load and
+//   a compare; the largest of n comes from the outputs' range. Below it
+//   (the guide would leave more draws to the table's search, and below
+//   P = 0.0125 there is none), inversion in O(1): 1 + floor(E/r),
+//   r = -ln(1 - P), since P(floor(E/r) >= k) = e^(-rk) = (1 - P)^k
+//   exactly; the largest of n
+//   draws is that of the largest E (integer_max), the exponentials'
+//   maximum; their running sums (integer_prefix_sums) take two ziggurat
+//   points a step. Range: 1, 2, ...; P = 1 is the point 1 and draws
+//   nothing.
 // - Negative binomial(R, P), failures: inversion of a table of its masses
 //   with a Chen & Asau guide (InversionTable), over [0, hi] with P(X > hi) <=
 //   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P),
@@ -53,10 +60,11 @@
 // - Reproducibility: the gamma and Weibull paths and the negative binomial
 //   past its table are our own arithmetic (portable_exp_log.hpp,
 //   fixed_power.hpp, double-double, IEEE sqrt): the same bits with every C
-//   library. The lognormal, Pareto and geometric paths call std::exp,
-//   std::log or std::floor on every draw; a C library whose last bit
-//   differs changes a value by an ulp, and could flip a decision with a
-//   probability of order 1e-16. The table paths are integer compares.
+//   library. The lognormal and Pareto paths and the geometric's ziggurat
+//   call std::exp, std::log or std::floor on every draw; a C library whose
+//   last bit differs changes a value by an ulp, and could flip a decision
+//   with a probability of order 1e-16. The table paths are integer
+//   compares.
 #pragma once
 
 #include <algorithm>
@@ -220,62 +228,14 @@ class ParetoSampler {
   double inverse_alpha_ = 1.0;
 };
 
-//! Sampler for Geometric{p} (trials): 1 + floor(E/r), r = -ln(1 - p).
-//! E/r >= 0 is floored by truncation to an integer, which is exact and costs
-//! two instructions where std::floor costs eight (E/r < 2^52: the only case
-//! that occurs, as E/r <= 1e10·E for p >= 1e-10; above it E/r is an integer).
-class GeometricSampler {
- public:
-  //! Throws engine::InputError unless 0 < p <= 1.
-  explicit GeometricSampler(const Geometric& law);
-  //! One variate; p = 1 gives 1 and draws nothing.
-  double operator()(engine::Generator& gen) const {
-    LBMC_SAMPLER_NO_FP_CONTRACT
-    if (inverse_rate_ == 0.0) return 1.0;
-    const double x = unit_exponential_(gen) * inverse_rate_;
-    return 1.0 + (x < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(x)) : x);
-  }
-  //! The same variate as an integer (draw_integer), from the same outputs.
-  std::int64_t integer(engine::Generator& gen) const {
-    if (inverse_rate_ == 0.0) return 1;
-    return trials(unit_exponential_(gen));
-  }
-  //! The largest of `count` >= 1 variates drawn in turn, as an integer
-  //! (max_of_integers): the variate of the largest exponential, since
-  //! 1 + floor(E/r) is non-decreasing in E; the same outputs and value.
-  std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
-    if (inverse_rate_ == 0.0) return 1;
-    double e = unit_exponential_(gen);
-    for (std::int64_t i = 1; i < count; ++i) e = std::max(e, unit_exponential_(gen));
-    return trials(e);
-  }
-  //! The running sums of the next y.size() variates drawn in turn, as
-  //! integers, into y; returns the last (0 when y is empty): the same
-  //! outputs and values as y.size() calls of integer(), two ziggurat points
-  //! a step (engine::Pcg64Pair) in a loop that calls nothing while both lie
-  //! on the fast path, so that the generator stays in registers (one call at
-  //! a time kept its state in memory, for the rare path's call to exp).
-  [[gnu::noinline]] std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const;
-
- private:
-  // 1 + floor(e/r), as an integer.
-  std::int64_t trials(double e) const {
-    LBMC_SAMPLER_NO_FP_CONTRACT
-    const double x = e * inverse_rate_;
-    if (x < 0x1p52) [[likely]] return 1 + static_cast<std::int64_t>(x);
-    return static_cast<std::int64_t>(1.0 + x);
-  }
-
-  ExponentialSampler unit_exponential_{Exponential{1.0}};
-  double inverse_rate_ = 0.0;  // 1/r; 0 for the point mass
-};
-
 //! Sampler for NegBinomial{r, p} (failures): table inversion, or rejection
 //! from a hat constant on blocks past 2^18 cells.
 class NegBinomialSampler {
  public:
-  //! Throws engine::InputError unless r > 0 and 0 < p <= 1.
-  explicit NegBinomialSampler(const NegBinomial& law);
+  //! Throws engine::InputError unless r > 0 and 0 < p <= 1. Every variate
+  //! is the law's plus `offset` >= 0 (1: the geometric's trials from its
+  //! failures at r = 1), which needs the table (std::logic_error past it).
+  explicit NegBinomialSampler(const NegBinomial& law, std::int64_t offset = 0);
   //! One variate.
   double operator()(engine::Generator& gen) const { return draw<double>(gen); }
   //! The same variate as an integer (draw_integer), from the same outputs.
@@ -287,7 +247,7 @@ class NegBinomialSampler {
   std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
     if (table_.size() != 0) [[likely]] {
       if (const auto cells = table_.extreme_cells(gen, count)) [[likely]] {
-        return static_cast<std::int64_t>(cells->second) - 1;  // cell i + 1 holds the value i
+        return offset_ + static_cast<std::int64_t>(cells->second) - 1;  // cell i + 1 holds the value i
       }
     } else if (blocks_) {
       return static_cast<std::int64_t>(blocks_->max_of(gen, count));
@@ -302,13 +262,15 @@ class NegBinomialSampler {
     if (table_.size() != 0 && !value_guide_.empty()) [[likely]] {
       return value_guide_.prefix_sums(
           gen, y, [this](std::uint64_t u) { return table_value(u); },
-          [this](std::uint64_t, engine::Generator& g) { return static_cast<std::int64_t>(upper_tail(g)); });
+          [this](std::uint64_t, engine::Generator& g) { return offset_ + static_cast<std::int64_t>(upper_tail(g)); });
     }
     if (blocks_) return blocks_->prefix_sums(gen, y);
     return prefix_sums_by_single_draws(*this, gen, y);
   }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
   const BlockRejection* blocks() const noexcept { return blocks_.get(); }
+  //! Whether the table has a value guide (cell_value_guide.hpp).
+  bool guided() const noexcept { return !value_guide_.empty(); }
 
  private:
   template <class Value>
@@ -322,22 +284,84 @@ class NegBinomialSampler {
           detail::with_generator_copy(gen, [this, u](engine::Generator& g) { return unsettled_variate(u, g); }));
     }
     if (blocks_) return static_cast<Value>((*blocks_)(gen));
-    return 0;
+    return static_cast<Value>(offset_);
   }
   // The value of the table's cell of u, or -1 past the table (a table too
   // wide for the value guide).
   std::int64_t table_value(std::uint64_t u) const noexcept {
     const std::size_t i = table_.locate(u);
-    return i - 1 < table_.size() ? static_cast<std::int64_t>(i - 1) : -1;
+    return i - 1 < table_.size() ? offset_ + static_cast<std::int64_t>(i - 1) : -1;
   }
   // cold: a draw the value guide leaves to the table's search, or the tail's.
   double unsettled_variate(std::uint64_t u, engine::Generator& gen) const;
   double upper_tail(engine::Generator& gen) const;  // cold: conditional tail search
 
   NegBinomial law_;
+  std::int64_t offset_ = 0;  // added to every variate
   InversionTable table_;
-  CellValueGuide value_guide_;  // cell i + 1 holds the value i; the tails -1
+  CellValueGuide value_guide_;  // cell i + 1 holds the value offset_ + i; the tails -1
   std::shared_ptr<const BlockRejection> blocks_;  // past 2^18 cells
+};
+
+//! Sampler for Geometric{p} (trials): inversion of the table of its masses
+//! (NegBinomialSampler at r = 1, plus 1) where the table's value guide
+//! settles the draws (p >= 0.05); else 1 + floor(E/r),
+//! r = -ln(1 - p). E/r >= 0 is floored by truncation to an integer, which is
+//! exact and costs two instructions where std::floor costs eight (E/r < 2^52:
+//! the only case that occurs, as E/r <= 1e10·E for p >= 1e-10; above it E/r
+//! is an integer).
+class GeometricSampler {
+ public:
+  //! Throws engine::InputError unless 0 < p <= 1.
+  explicit GeometricSampler(const Geometric& law);
+  //! One variate; p = 1 gives 1 and draws nothing.
+  double operator()(engine::Generator& gen) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    if (table_) return (*table_)(gen);
+    if (inverse_rate_ == 0.0) return 1.0;
+    const double x = unit_exponential_(gen) * inverse_rate_;
+    return 1.0 + (x < 0x1p52 ? static_cast<double>(static_cast<std::int64_t>(x)) : x);
+  }
+  //! The same variate as an integer (draw_integer), from the same outputs.
+  std::int64_t integer(engine::Generator& gen) const {
+    if (table_) return table_->integer(gen);
+    if (inverse_rate_ == 0.0) return 1;
+    return trials(unit_exponential_(gen));
+  }
+  //! The largest of `count` >= 1 variates drawn in turn, as an integer
+  //! (max_of_integers): the same outputs and value. On the table, from the
+  //! outputs' range (NegBinomialSampler::integer_max); else the variate of
+  //! the largest exponential, since 1 + floor(E/r) is non-decreasing in E.
+  std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
+    if (table_) return table_->integer_max(gen, count);
+    if (inverse_rate_ == 0.0) return 1;
+    double e = unit_exponential_(gen);
+    for (std::int64_t i = 1; i < count; ++i) e = std::max(e, unit_exponential_(gen));
+    return trials(e);
+  }
+  //! The running sums of the next y.size() variates drawn in turn, as
+  //! integers, into y; returns the last (0 when y is empty): the same
+  //! outputs and values as y.size() calls of integer(). On the table, its
+  //! value guide's loop; else two ziggurat points a step (engine::Pcg64Pair)
+  //! in a loop that calls nothing while both lie on the fast path, so that
+  //! the generator stays in registers (one call at a time kept its state in
+  //! memory, for the rare path's call to exp).
+  [[gnu::noinline]] std::int64_t integer_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const;
+  //! Whether the draws come from the table.
+  bool tabled() const noexcept { return table_.has_value(); }
+
+ private:
+  // 1 + floor(e/r), as an integer.
+  std::int64_t trials(double e) const {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const double x = e * inverse_rate_;
+    if (x < 0x1p52) [[likely]] return 1 + static_cast<std::int64_t>(x);
+    return static_cast<std::int64_t>(1.0 + x);
+  }
+
+  ExponentialSampler unit_exponential_{Exponential{1.0}};
+  double inverse_rate_ = 0.0;  // 1/r; 0 for the point mass
+  std::optional<NegBinomialSampler> table_;  // the failures plus 1, where its value guide settles the draws
 };
 
 //! Sampler for an Empirical law: a uniformly chosen value of its sample.
