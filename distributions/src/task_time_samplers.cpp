@@ -157,62 +157,107 @@ NegBinomialSampler::NegBinomialSampler(const NegBinomial& law, std::int64_t offs
     throw InputError(fmt::format("negbinomial sampler: need finite R > 0 and 0 < P <= 1, got {}, {}", law.r, law.p));
   }
   if (offset < 0) throw std::logic_error("negbinomial sampler: a negative offset");
-  const auto use_blocks = [&] {
-    if (offset != 0) throw std::logic_error("negbinomial sampler: an offset past the table");
-    blocks_ = std::make_shared<const BlockRejection>(detail::negbinomial_unimodal(law.r, law.p));
-  };
   if (law.p == 1.0) return;  // the point 0
-  const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law.r, law.p);
-  // The masses from 0 up to hi, where the tail beyond is below kTableTail: past
-  // the mode the ratio f(k+1)/f(k) = (k+r)(1-p)/(k+1) moves monotonically
-  // towards 1-p, so P(X > k) <= f(k+1)/(1 - max(ratio(k+1), 1-p)).
-  const double q = 1.0 - law.p;
-  const double mode = law.r > 1.0 ? std::floor((law.r - 1.0) * q / law.p) : 0.0;
   // Past the mean the tail holds far more than 2^-40, so from a mean of
-  // 2^18 the table would pass 2^18 cells: no need to compute them.
-  if (law.r * q / law.p >= static_cast<double>(kMaxTableCells)) {
-    use_blocks();
-    return;
+  // 2^18 the table from 0 would pass 2^18 cells: no need to compute them.
+  if (law.r * (1.0 - law.p) / law.p < static_cast<double>(kMaxTableCells) && build_table(0.0)) return;
+  // A table from a lower quantile, for R > 1 (log-concave: the masses rise
+  // to the mode): lo a little below the quantile kTableTail.
+  if (law.r > 1.0) {
+    const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law.r, law.p);
+    double lo = std::max(0.0, std::floor(boost::math::quantile(d, kTableTail)) - 1.0);
+    while (lo > 0.0 && boost::math::cdf(d, lo - 1.0) > kTableTail) lo -= 1.0;
+    // No need to compute the masses of a table that would be too wide.
+    const double hi_at_least = boost::math::quantile(boost::math::complement(d, kTableTail));
+    if (hi_at_least - lo < static_cast<double>(kMaxTableCells) && build_table(lo)) return;
   }
+  if (offset != 0) throw std::logic_error("negbinomial sampler: an offset past the table");
+  blocks_ = std::make_shared<const BlockRejection>(detail::negbinomial_unimodal(law.r, law.p));
+}
+
+bool NegBinomialSampler::build_table(double lo) {
+  const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law_.r, law_.p);
+  // The masses from lo up to hi, where the tail beyond is below kTableTail:
+  // past the mode the ratio f(k+1)/f(k) = (k+r)(1-p)/(k+1) moves
+  // monotonically towards 1-p, so P(X > k) <= f(k+1)/(1 - max(ratio(k+1), 1-p)).
+  const double q = 1.0 - law_.p;
+  const double mode = law_.r > 1.0 ? std::floor((law_.r - 1.0) * q / law_.p) : 0.0;
   std::vector<double> probs;
   double total = 0.0;
-  for (double k = 0.0;; k += 1.0) {
-    if (probs.size() >= kMaxTableCells) {
-      use_blocks();
-      return;
-    }
+  for (double k = lo;; k += 1.0) {
+    if (probs.size() >= kMaxTableCells) return false;
     const double f = boost::math::pdf(d, k);
     probs.push_back(f);
     total += f;
     if (k < mode) continue;
-    const double next_ratio = (k + 1.0 + law.r) * q / (k + 2.0);
-    const double bound = f * ((k + law.r) * q / (k + 1.0)) / (1.0 - std::max(next_ratio, q));
+    const double next_ratio = (k + 1.0 + law_.r) * q / (k + 2.0);
+    const double bound = f * ((k + law_.r) * q / (k + 1.0)) / (1.0 - std::max(next_ratio, q));
     if (bound <= kTableTail * total) break;
   }
-  const double hi = static_cast<double>(probs.size() - 1);
-  table_ = InversionTable(0.0, probs, 0.0, boost::math::cdf(boost::math::complement(d, hi)));
+  const double hi = lo + static_cast<double>(probs.size() - 1);
+  const double below = lo > 0.0 ? boost::math::cdf(d, lo - 1.0) : 0.0;
+  table_ = InversionTable(lo, probs, below, boost::math::cdf(boost::math::complement(d, hi)));
+  first_value_ = offset_ + static_cast<std::int64_t>(lo);
+  build_guides();
+  return true;
+}
+
+void NegBinomialSampler::build_guides() {
   std::vector<std::int64_t> values(table_.size() + 2, -1);
-  for (std::size_t i = 1; i <= table_.size(); ++i) values[i] = offset_ + static_cast<std::int64_t>(i - 1);
+  for (std::size_t i = 1; i <= table_.size(); ++i) values[i] = first_value_ + static_cast<std::int64_t>(i - 1);
   value_guide_ = CellValueGuide(table_, SharedArray(std::move(values)));
+  if (value_guide_.empty()) cubic_guide_ = CubicCellGuide(table_, first_value_);
+}
+
+std::int64_t NegBinomialSampler::cubic_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
+  return detail::guided_prefix_sums(
+      gen, y, [this](std::uint64_t u) { return cubic_guide_.value(u); },
+      [this](std::uint64_t u) { return cubic_search(u); },
+      [this](std::uint64_t u, engine::Generator& g) { return tail_value(u, g); });
+}
+
+std::int64_t NegBinomialSampler::cubic_search(std::uint64_t u) const noexcept {
+  const std::int64_t value = cubic_guide_.nearby_value(u, table_.thresholds().data());
+  return value >= 0 ? value : table_value(u);
 }
 
 double NegBinomialSampler::unsettled_variate(std::uint64_t u, engine::Generator& gen) const {
-  const std::size_t i = table_.locate(u);
-  if (i - 1 < table_.size()) return static_cast<double>(offset_ + static_cast<std::int64_t>(i - 1));
-  return static_cast<double>(offset_) + upper_tail(gen);
+  const std::int64_t value = table_value(u);
+  return static_cast<double>(value >= 0 ? value : tail_value(u, gen));
+}
+
+std::int64_t NegBinomialSampler::tail_value(std::uint64_t u, engine::Generator& gen) const {
+  const double tail = u < table_.thresholds()[0] ? lower_tail(gen) : upper_tail(gen);
+  return offset_ + static_cast<std::int64_t>(tail);
 }
 
 double NegBinomialSampler::upper_tail(engine::Generator& gen) const {
   // X given X > hi: walk up from hi + 1, the masses by their ratio.
   const double q = 1.0 - law_.p;
   const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law_.r, law_.p);
-  double k = static_cast<double>(table_.size());
+  double k = table_.lo() + static_cast<double>(table_.size());
   double f = boost::math::pdf(d, k);
   double u = engine::uniform_open01(gen) * table_.above();
   while (u > f && f > 0.0) {
     u -= f;
     f *= (k + law_.r) * q / (k + 1.0);
     k += 1.0;
+  }
+  return k;
+}
+
+double NegBinomialSampler::lower_tail(engine::Generator& gen) const {
+  // X given X < lo: walk down from lo - 1, the masses by their ratio
+  // f(k-1)/f(k) = k/((k - 1 + r)(1 - p)).
+  const double q = 1.0 - law_.p;
+  const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law_.r, law_.p);
+  double k = table_.lo() - 1.0;
+  double f = boost::math::pdf(d, k);
+  double u = engine::uniform_open01(gen) * table_.below();
+  while (u > f && f > 0.0 && k > 0.0) {
+    u -= f;
+    f *= k / ((k - 1.0 + law_.r) * q);
+    k -= 1.0;
   }
   return k;
 }

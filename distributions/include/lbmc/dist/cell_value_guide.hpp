@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "lbmc/dist/inversion_table.hpp"
+#include "lbmc/dist/paired_draws.hpp"
 #include "lbmc/dist/portable_discrete.hpp"
 #include "lbmc/dist/sampler_support.hpp"
 #include "lbmc/dist/shared_array.hpp"
@@ -60,11 +61,8 @@ class CellValueGuide {
   //! u = gen() >> 1; where that is negative, search(u), the table's search,
   //! which draws nothing; where that is negative too (a tail cell),
   //! tail(u, g), which draws on from a copy g of the generator. The same
-  //! outputs and sums as one draw at a time. The outputs come two at a time
-  //! (engine::Pcg64Pair), and the loop over settled pairs calls nothing, so
-  //! that the generator's two chains, the sum and the guide stay in
-  //! registers (a call in the loop would leave GCC only the callee-saved
-  //! ones, and the rest on the stack).
+  //! outputs and sums as one draw at a time (detail::guided_prefix_sums,
+  //! paired_draws.hpp).
   template <class Search, class Tail>
   std::int64_t prefix_sums(engine::Generator& gen, std::span<std::int64_t> y, const Search& search,
                            const Tail& tail) const {
@@ -105,67 +103,7 @@ class CellValueGuide {
       const ValueBucket& bucket = buckets[u >> Shift];
       return static_cast<std::int64_t>(bucket.value[u >= bucket.cut ? 1 : 0]);
     };
-    const auto tail_draw = [&tail](engine::Generator& g, std::uint64_t u) {
-      return detail::with_generator_copy(g, [&tail, u](engine::Generator& copy) { return tail(u, copy); });
-    };
-    std::int64_t sum = 0;
-    std::int64_t* next = y.data();
-    std::int64_t* const end = next + y.size();
-    if (end - next >= 2) {
-      engine::Pcg64Pair pair(gen);  // two draws a step, from two chains of the generator's state
-      for (;;) {
-        std::int64_t running = sum;  // the loop's own (GCC keeps sum, live across the calls, in memory)
-        std::int64_t v0 = 0, v1 = 0;
-        for (;;) {  // calls nothing
-          v0 = value(pair.first() >> 1);
-          v1 = value(pair.second() >> 1);
-          if ((v0 | v1) < 0) [[unlikely]] break;
-          next[0] = running += v0;
-          next[1] = running += v1;
-          next += 2;
-          if (end - next < 2) break;
-          pair.advance();
-        }
-        sum = running;
-        if ((v0 | v1) >= 0) {  // the loop's end
-          pair.leave_after_second(gen);
-          break;
-        }
-        // A pair with an unsettled draw: the table's search, which draws
-        // nothing; a tail cell (past the table: rare) draws on from gen.
-        if (v0 < 0) v0 = search(pair.first() >> 1);
-        if (v0 >= 0 && v1 < 0) v1 = search(pair.second() >> 1);
-        if (v0 >= 0 && v1 >= 0) {
-          next[0] = sum += v0;
-          next[1] = sum += v1;
-          next += 2;
-          if (end - next < 2) {
-            pair.leave_after_second(gen);
-            break;
-          }
-          pair.advance();
-          continue;
-        }
-        if (v0 < 0) {
-          pair.leave_after_first(gen);
-          *next++ = sum += tail_draw(gen, pair.first() >> 1);
-        } else {
-          *next++ = sum += v0;
-          pair.leave_after_second(gen);
-          *next++ = sum += tail_draw(gen, pair.second() >> 1);
-        }
-        if (end - next < 2) break;
-        pair.restart(gen);  // gen drew on
-      }
-    }
-    if (next != end) {  // the last draw, alone
-      const std::uint64_t u = gen() >> 1;
-      std::int64_t last = value(u);
-      if (last < 0) last = search(u);
-      if (last < 0) last = tail_draw(gen, u);
-      *next = sum += last;
-    }
-    return sum;
+    return detail::guided_prefix_sums(gen, y, value, search, tail);
   }
 
   unsigned shift_ = 63;

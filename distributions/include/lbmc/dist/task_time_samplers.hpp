@@ -42,16 +42,21 @@
 // - Negative binomial(R, P), failures: inversion of a table of its masses
 //   with a Chen & Asau guide (InversionTable), over [0, hi] with P(X > hi) <=
 //   2^-40 (bounded by the ratio of successive masses, which tends to 1 - P),
-//   most draws settled by its value guide (cell_value_guide.hpp); beyond hi
-//   an exact sequential search on the conditional tail. When the
-//   table would pass 2^18 cells (2 MiB of thresholds; always from a mean of
-//   2^18): rejection from a hat constant on blocks (block_rejection.hpp),
+//   most draws settled by its value guide (cell_value_guide.hpp), or where
+//   the table is too wide for that one by its cubic guide
+//   (cubic_cell_guide.hpp); beyond hi an exact sequential search on the
+//   conditional tail. Where that table would pass 2^18 cells (always from a
+//   mean of 2^18) and R > 1, the table starts at lo, a little below the
+//   quantile 2^-40, with the search walking down from lo - 1 below it
+//   (NegBinomial(1e4, 0.01): 140 000 cells from 921 481). When that one
+//   would pass 2^18 cells too (sd past about 1.4e4, or R <= 1):
+//   rejection from a hat constant on blocks (block_rejection.hpp),
 //   for every R and P the law table admits: log-concave for R >= 1
 //   (blocks out from the mode), log-convex and decreasing for R < 1 (blocks
 //   out from 0, single values at first). Its masses are Loader's
 //   saddle-point form (log_pmf.hpp), its mode and tail decays the ratio
 //   f(k+1)/f(k) = (k + R)(1 - P)/(k + 1), in double-double. One output
-//   for ~98% of the draws (1.03 on average at R = 1e4, P = 0.01). Range:
+//   for ~98% of the draws (1.03 on average at R = 1e5, P = 0.01). Range:
 //   0, 1, ...; P = 1 is the point 0. The largest of n draws on the table
 //   comes from the outputs' range (integer_max, output_range.hpp).
 // - Empirical: inversion of the sorted sample: the value of index
@@ -77,6 +82,7 @@
 
 #include "lbmc/dist/block_rejection.hpp"
 #include "lbmc/dist/cell_value_guide.hpp"
+#include "lbmc/dist/cubic_cell_guide.hpp"
 #include "lbmc/dist/fixed_power.hpp"
 #include "lbmc/dist/gamma_ziggurat.hpp"
 #include "lbmc/dist/inversion_table.hpp"
@@ -247,7 +253,7 @@ class NegBinomialSampler {
   std::int64_t integer_max(engine::Generator& gen, std::int64_t count) const {
     if (table_.size() != 0) [[likely]] {
       if (const auto cells = table_.extreme_cells(gen, count)) [[likely]] {
-        return offset_ + static_cast<std::int64_t>(cells->second) - 1;  // cell i + 1 holds the value i
+        return first_value_ + static_cast<std::int64_t>(cells->second) - 1;
       }
     } else if (blocks_) {
       return static_cast<std::int64_t>(blocks_->max_of(gen, count));
@@ -262,15 +268,26 @@ class NegBinomialSampler {
     if (table_.size() != 0 && !value_guide_.empty()) [[likely]] {
       return value_guide_.prefix_sums(
           gen, y, [this](std::uint64_t u) { return table_value(u); },
-          [this](std::uint64_t, engine::Generator& g) { return offset_ + static_cast<std::int64_t>(upper_tail(g)); });
+          [this](std::uint64_t u, engine::Generator& g) { return tail_value(u, g); });
     }
+    if (table_.size() != 0 && !cubic_guide_.empty()) return cubic_prefix_sums(gen, y);
     if (blocks_) return blocks_->prefix_sums(gen, y);
     return prefix_sums_by_single_draws(*this, gen, y);
   }
+  //! The variate of an output u = gen() >> 1 that falls past the table
+  //! (below its first threshold, or above its last), drawing on from gen:
+  //! the conditional tail's search. What the table paths do there.
+  std::int64_t tail_value(std::uint64_t u, engine::Generator& gen) const;
+  //! The table (size 0 past it); its lo() is 0 unless the law's table
+  //! starts at a lower quantile (offset aside).
+  const InversionTable& table() const noexcept { return table_; }
   //! The block rejection sampler, or null when the table (or the point 0) serves.
   const BlockRejection* blocks() const noexcept { return blocks_.get(); }
   //! Whether the table has a value guide (cell_value_guide.hpp).
   bool guided() const noexcept { return !value_guide_.empty(); }
+  //! Whether the table, too wide for a value guide, has a cubic one
+  //! (cubic_cell_guide.hpp).
+  bool cubic_guided() const noexcept { return !cubic_guide_.empty(); }
 
  private:
   template <class Value>
@@ -278,7 +295,7 @@ class NegBinomialSampler {
     LBMC_SAMPLER_NO_FP_CONTRACT
     if (table_.size() != 0) [[likely]] {
       const std::uint64_t u = gen() >> 1;
-      const std::int64_t value = value_guide_.empty() ? table_value(u) : value_guide_.value(u);
+      const std::int64_t value = guided_value(u);
       if (value >= 0) [[likely]] return static_cast<Value>(value);
       return static_cast<Value>(
           detail::with_generator_copy(gen, [this, u](engine::Generator& g) { return unsettled_variate(u, g); }));
@@ -286,20 +303,42 @@ class NegBinomialSampler {
     if (blocks_) return static_cast<Value>((*blocks_)(gen));
     return static_cast<Value>(offset_);
   }
-  // The value of the table's cell of u, or -1 past the table (a table too
-  // wide for the value guide).
+  // The value of the table's cell of u, or -1 past the table.
   std::int64_t table_value(std::uint64_t u) const noexcept {
     const std::size_t i = table_.locate(u);
-    return i - 1 < table_.size() ? offset_ + static_cast<std::int64_t>(i - 1) : -1;
+    return i - 1 < table_.size() ? first_value_ + static_cast<std::int64_t>(i - 1) : -1;
   }
+  // The same, through a guide where the table has one (-1: the table's
+  // search and then the tail's decide).
+  std::int64_t guided_value(std::uint64_t u) const noexcept {
+    if (!value_guide_.empty()) return value_guide_.value(u);
+    if (cubic_guide_.empty()) return table_value(u);
+    const std::int64_t value = cubic_guide_.value(u);
+    return value >= 0 ? value : cubic_search(u);
+  }
+  // The value of u where the cubic guide's value() leaves it: one threshold
+  // compare, else the table's search (-1 past the table). Cold, out of
+  // line: inlined, it cost the draws' loop registers.
+  [[gnu::noinline, gnu::cold]] std::int64_t cubic_search(std::uint64_t u) const noexcept;
+  // integer_prefix_sums on the cubic guide (detail::guided_prefix_sums).
+  // Out of line, for the loop's registers.
+  [[gnu::noinline]] std::int64_t cubic_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const;
   // cold: a draw the value guide leaves to the table's search, or the tail's.
   double unsettled_variate(std::uint64_t u, engine::Generator& gen) const;
-  double upper_tail(engine::Generator& gen) const;  // cold: conditional tail search
+  double upper_tail(engine::Generator& gen) const;
+  double lower_tail(engine::Generator& gen) const;
+  // The table of the masses from lo up, and its guides; false (nothing
+  // built) where it would pass 2^18 cells.
+  bool build_table(double lo);
+  // The guides of table_.
+  void build_guides();
 
   NegBinomial law_;
   std::int64_t offset_ = 0;  // added to every variate
+  std::int64_t first_value_ = 0;  // the value of the table's cell 1: offset_ + its lowest value
   InversionTable table_;
-  CellValueGuide value_guide_;  // cell i + 1 holds the value offset_ + i; the tails -1
+  CellValueGuide value_guide_;  // cell i holds the value first_value_ + i - 1; the tails -1
+  CubicCellGuide cubic_guide_;  // where the table is too wide for value_guide_
   std::shared_ptr<const BlockRejection> blocks_;  // past 2^18 cells
 };
 

@@ -1,0 +1,143 @@
+// A guide that finds the cell of a draw by evaluating a cubic, for the
+// inversion tables too wide for the value guide (cell_value_guide.hpp): the
+// negative binomial's table past a few thousand cells (NegBinomial(1000,
+// 0.01): 121 000 cells, a megabyte of thresholds).
+//
+// Design note
+// - The position of u in the table, t(u) = (i - 1) + (u - T_{i-1})/(T_i -
+//   T_{i-1}) for u in cell i (T the table's thresholds), is continuous,
+//   increasing and piecewise linear, and first + floor(t(u)) is the value
+//   of u's cell. On each of 2^12 equal buckets of u's range a cubic Q in
+//   the offset r of u in its bucket interpolates first + t - 1/2 at the
+//   four Chebyshev nodes (a cubic follows the inverse of a smooth law
+//   closely: at NegBinomial(1000, 0.01), to about 1e-6 cells in the
+//   centre).
+// - A bucket is certified when |Q(r) - (first + t - 1/2)| < delta = 2^-10
+//   for every u in it, Q evaluated in double precision as the draw
+//   evaluates it: the largest error of the exact cubic on each cell's part
+//   of the bucket, where t is linear, so at an end of the part or where Q'
+//   equals t's slope (a cell of no width makes t jump between parts), plus
+//   a bound on Horner's rounding in double (Higham, "Accuracy and Stability
+//   of Numerical Algorithms", §5.1). Other buckets (the far tails, and
+//   those reaching the table's tail cells) hold NaN.
+// - A draw rounds q = Q(r) to the nearest integer j (q + 1.5·2^52, whose
+//   low bits then hold j: no conversion, and no undefined one of NaN) and
+//   is settled when |q - j| < 1/2 - delta: then first + t lies strictly
+//   between j and j + 1, so j is the value, exactly the table's
+//   (InversionTable::locate). No threshold is read: a bucket of 32 bytes,
+//   a conversion, three multiply-adds (never fused) and the rounding, on
+//   the floating-point side (an integer form of the test was 5% slower:
+//   the generator's 128-bit steps keep the integer units busy); 128 KiB
+//   for the 4096 buckets where NegBinomial(1000, 0.01)'s thresholds and
+//   guide take 1.5 MiB.
+// - The rest (nearby_value, out of the draws' loop): in a certified bucket
+//   (2·delta of its draws) one threshold decides between the two values
+//   next to q + 1/2; a bucket not certified (the far tails: 0.34% of the
+//   draws at NegBinomial(1000, 0.01)) has 64 sub-buckets certified the
+//   same way where they can be, and the caller searches the table for what
+//   is left (0.03% there).
+// - A table whose cubics would leave more than 2^-6 of the draws to
+//   nearby_value and the search gets no guide (empty()).
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "lbmc/dist/inversion_table.hpp"
+#include "lbmc/dist/sampler_support.hpp"
+#include "lbmc/dist/shared_array.hpp"
+
+namespace lbmc::dist {
+
+//! The value of a draw's cell of an inversion table, from a cubic a bucket.
+class CubicCellGuide {
+ public:
+  //! A bucket: Q(r) = c[0] + r·(c[1] + r·(c[2] + r·c[3])), r the offset of
+  //! u in the bucket. One not certified holds c[0] = NaN and in c[1] its
+  //! first sub-bucket, or -1.
+  struct alignas(32) Bucket {
+    double c[4];
+  };
+  //! log2 of the number of buckets.
+  static constexpr unsigned kBucketBits = 12;
+  //! log2 of the number of sub-buckets of a bucket not certified.
+  static constexpr unsigned kSubBucketBits = 6;
+  //! The largest error a certified bucket's cubic may make, in cells.
+  static constexpr double kDelta = 0x1p-10;
+
+  //! An empty guide; assign a built one before calling value.
+  CubicCellGuide() = default;
+  //! The guide of `table`, whose cell i holds the value first + i - 1 >= 0
+  //! (empty() when too few of its draws would be settled).
+  CubicCellGuide(const InversionTable& table, std::int64_t first);
+
+  //! The value of the cell of the 63-bit uniform integer u when the guide
+  //! settles it, else -1 (then nearby_value, and else the table's search).
+  std::int64_t value(std::uint64_t u) const noexcept {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const Rounded q = rounded(buckets_[u >> kShift], u & kOffsetMask);
+    // A mask and a compare on the floating-point side, where the
+    // generator's integer arithmetic leaves room.
+    return std::fabs(q.off) < 0.5 - kDelta ? q.nearest : -1;
+  }
+  //! The value of the cell of u where value() leaves it: in a certified
+  //! bucket, first + t(u) lies within 2·delta of the integer m nearest
+  //! Q + 1/2, so the value is m - 1 or m as u is below the threshold of the
+  //! cell of m or not (one compare); in one not certified, the same from
+  //! its sub-bucket's cubic. -1 where neither is certified. `thresholds`:
+  //! the table's.
+  std::int64_t nearby_value(std::uint64_t u, const std::uint64_t* thresholds) const noexcept {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    const Bucket& top = buckets_[u >> kShift];
+    Rounded q = rounded(top, u & kOffsetMask);
+    if (std::isnan(q.off)) {  // its sub-buckets, if any
+      if (!(top.c[1] >= 0.0)) return -1;
+      const auto first_sub = static_cast<std::size_t>(top.c[1]);
+      q = rounded(sub_buckets_[first_sub + ((u >> kSubShift) & kSubMask)], u & kSubOffsetMask);
+      if (std::isnan(q.off)) return -1;
+      if (std::fabs(q.off) < 0.5 - kDelta) return q.nearest;
+    }
+    const std::int64_t m = q.nearest + (q.off < 0.0 ? 0 : 1);
+    return m - 1 + (u >= thresholds[m - first_] ? 1 : 0);
+  }
+  //! Whether no guide was built: value() must not be called then.
+  bool empty() const noexcept { return buckets_.empty(); }
+  //! The share of the draws (of 2^63) that fall in certified buckets.
+  double certified_share() const noexcept { return certified_share_; }
+  //! The share that falls in certified sub-buckets.
+  double certified_sub_share() const noexcept { return certified_sub_share_; }
+
+ private:
+  static constexpr double kMostUnsettled = 0x1p-6;
+  static constexpr unsigned kShift = 63 - kBucketBits;
+  static constexpr unsigned kSubShift = kShift - kSubBucketBits;
+  static constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kShift) - 1;
+  static constexpr std::uint64_t kSubOffsetMask = (std::uint64_t{1} << kSubShift) - 1;
+  static constexpr std::uint64_t kSubMask = (std::uint64_t{1} << kSubBucketBits) - 1;
+
+  // q = Q(r) for u's bucket, the integer nearest it and q less that integer
+  // (exact): q + 1.5·2^52 holds round(q) in its low bits (|q| < 2^51), so
+  // no conversion is needed, nor an undefined one of NaN.
+  struct Rounded {
+    std::int64_t nearest;
+    double off;
+  };
+  static Rounded rounded(const Bucket& b, std::uint64_t offset) noexcept {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+    constexpr double kRound = 0x1.8p52;
+    const auto r = static_cast<double>(static_cast<std::int64_t>(offset));
+    const double q = b.c[0] + r * (b.c[1] + r * (b.c[2] + r * b.c[3]));
+    const double shifted = q + kRound;
+    return {std::bit_cast<std::int64_t>(shifted) - std::bit_cast<std::int64_t>(kRound), q - (shifted - kRound)};
+  }
+
+  SharedArray<Bucket> buckets_;
+  SharedArray<Bucket> sub_buckets_;
+  std::int64_t first_ = 0;
+  double certified_share_ = 0.0;
+  double certified_sub_share_ = 0.0;
+};
+
+}  // namespace lbmc::dist
