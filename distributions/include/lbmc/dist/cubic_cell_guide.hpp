@@ -7,7 +7,7 @@
 // - The position of u in the table, t(u) = (i - 1) + (u - T_{i-1})/(T_i -
 //   T_{i-1}) for u in cell i (T the table's thresholds), is continuous,
 //   increasing and piecewise linear, and first + floor(t(u)) is the value
-//   of u's cell. On each of 2^12 equal buckets of u's range a cubic Q in
+//   of u's cell. On each of 2^13 equal buckets of u's range a cubic Q in
 //   the offset r of u in its bucket interpolates first + t - 1/2 at the
 //   four Chebyshev nodes (a cubic follows the inverse of a smooth law
 //   closely: at NegBinomial(1000, 0.01), to about 1e-6 cells in the
@@ -27,15 +27,15 @@
 //   (InversionTable::locate). No threshold is read: a bucket of 32 bytes,
 //   a conversion, three multiply-adds (never fused) and the rounding, on
 //   the floating-point side (an integer form of the test was 5% slower:
-//   the generator's 128-bit steps keep the integer units busy); 128 KiB
-//   for the 4096 buckets where NegBinomial(1000, 0.01)'s thresholds and
-//   guide take 1.5 MiB.
+//   the generator's 128-bit steps keep the integer units busy); 256 KiB
+//   for the 8192 buckets (4096 took 1.02 times as long) where
+//   NegBinomial(1000, 0.01)'s thresholds and guide take 1.5 MiB.
 // - The rest (nearby_value, out of the draws' loop): in a certified bucket
 //   (2·delta of its draws) one threshold decides between the two values
-//   next to q + 1/2; a bucket not certified (the far tails: 0.34% of the
+//   next to q + 1/2; a bucket not certified (the far tails: 0.17% of the
 //   draws at NegBinomial(1000, 0.01)) has 64 sub-buckets certified the
 //   same way where they can be, and the caller searches the table for what
-//   is left (0.03% there).
+//   is left (0.01% there).
 // - A table whose cubics would leave more than 2^-6 of the draws to
 //   nearby_value and the search gets no guide (empty()).
 #pragma once
@@ -61,7 +61,7 @@ class CubicCellGuide {
     double c[4];
   };
   //! log2 of the number of buckets.
-  static constexpr unsigned kBucketBits = 12;
+  static constexpr unsigned kBucketBits = 13;
   //! log2 of the number of sub-buckets of a bucket not certified.
   static constexpr unsigned kSubBucketBits = 6;
   //! The largest error a certified bucket's cubic may make, in cells.
