@@ -795,7 +795,10 @@ TEST_SUITE("fast") {
     const dist::NegBinomialSampler narrow({1e3, 0.01}), centred({1e4, 0.01});
     REQUIRE(narrow.cubic_guided());
     REQUIRE(centred.cubic_guided());
-    const Case cases[] = {{dist::InversionTable(0.0, normalised(bell), 0x1p-21, 0x1p-21), 5, 0.99},
+    // The shares settled at once: a guide that settles few is broken (the
+    // bell's cells are narrower than its buckets, so more of them hold a
+    // threshold where t bends).
+    const Case cases[] = {{dist::InversionTable(0.0, normalised(bell), 0x1p-21, 0x1p-21), 5, 0.95},
                           {dist::InversionTable(0.0, normalised(holes), 0x1p-21, 0x1p-21), 0, 0.9},
                           {narrow.table(), 0, 0.99},
                           {centred.table(), static_cast<std::int64_t>(centred.table().lo()), 0.99}};

@@ -31,12 +31,12 @@ std::size_t cell_of(const std::vector<std::uint64_t>& thr, std::uint64_t u) {
 // The cubic through (x_k, y_k), k = 0..3, in monomials of x (Newton's
 // divided differences, expanded).
 Cubic interpolate(const std::array<long double, 4>& x, std::array<long double, 4> y) {
-  for (int k = 1; k < 4; ++k) {
-    for (int j = 3; j >= k; --j) y[j] = (y[j] - y[j - 1]) / (x[j] - x[j - k]);
+  for (std::size_t k = 1; k < 4; ++k) {
+    for (std::size_t j = 3; j >= k; --j) y[j] = (y[j] - y[j - 1]) / (x[j] - x[j - k]);
   }
   Cubic c{y[3], 0.0L, 0.0L, 0.0L};  // Horner on the Newton form: c = c·(x - x_k) + y_k
-  for (int k = 2; k >= 0; --k) {
-    for (int d = 3; d >= 1; --d) c[d] = c[d - 1] - c[d] * x[k];
+  for (std::size_t k = 3; k-- > 0;) {
+    for (std::size_t d = 3; d >= 1; --d) c[d] = c[d - 1] - c[d] * x[k];
     c[0] = -c[0] * x[k] + y[k];
   }
   return c;
@@ -58,8 +58,8 @@ std::optional<CubicCellGuide::Bucket> fit(const std::vector<std::uint64_t>& thr,
   if (start < thr[0] || end >= thr[n]) return std::nullopt;  // reaches a tail cell
   const long double span = static_cast<long double>(width - 1);
   std::array<long double, 4> x{}, y{};
-  for (int k = 0; k < 4; ++k) {
-    const double node = (1.0 + std::cos((2 * k + 1) * std::numbers::pi / 8)) / 2;  // where hardly matters
+  for (std::size_t k = 0; k < 4; ++k) {
+    const double node = (1.0 + std::cos(static_cast<double>(2 * k + 1) * std::numbers::pi / 8)) / 2;  // where hardly matters
     const auto offset = static_cast<std::uint64_t>(node * static_cast<double>(width - 1));
     x[k] = static_cast<long double>(offset) / span;
     y[k] = value(cell_of(thr, start + offset), start + offset);
@@ -67,7 +67,7 @@ std::optional<CubicCellGuide::Bucket> fit(const std::vector<std::uint64_t>& thr,
   const Cubic in_x = interpolate(x, y);
   CubicCellGuide::Bucket b{};
   long double scale = 1.0L;
-  for (int d = 0; d < 4; ++d, scale /= span) b.c[d] = static_cast<double>(in_x[d] * scale);
+  for (std::size_t d = 0; d < 4; ++d, scale /= span) b.c[d] = static_cast<double>(in_x[d] * scale);
 
   // The certificate: on each cell's part of the bucket t is linear, so the
   // error Q - t is a cubic there, largest in magnitude at an end of the
