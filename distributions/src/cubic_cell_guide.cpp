@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <array>
-#include <initializer_list>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
-#include <optional>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 namespace lbmc::dist {
@@ -22,10 +22,6 @@ using Cubic = std::array<long double, 4>;  // coefficients of r^0 .. r^3
 long double position(const std::vector<std::uint64_t>& thr, std::size_t i, std::uint64_t u) {
   const long double within = static_cast<long double>(u - thr[i - 1]) / static_cast<long double>(thr[i] - thr[i - 1]);
   return static_cast<long double>(i - 1) + within;
-}
-
-std::size_t cell_of(const std::vector<std::uint64_t>& thr, std::uint64_t u) {
-  return static_cast<std::size_t>(std::upper_bound(thr.begin(), thr.end(), u) - thr.begin());
 }
 
 // The cubic through (x_k, y_k), k = 0..3, in monomials of x (Newton's
@@ -49,8 +45,10 @@ long double evaluate(const CubicCellGuide::Bucket& b, long double r) {
 // The bucket [start, start + width) of the table's cells 1..n: its cubic
 // in the offset r, interpolating first + t - 1/2, where it can be certified
 // (design note).
-std::optional<CubicCellGuide::Bucket> fit(const std::vector<std::uint64_t>& thr, std::size_t n, std::int64_t first,
-                                          std::uint64_t start, std::uint64_t width) {
+std::optional<CubicCellGuide::Bucket> fit(const InversionTable& table, std::int64_t first, std::uint64_t start,
+                                          std::uint64_t width) {
+  const std::vector<std::uint64_t>& thr = table.thresholds();
+  const std::size_t n = table.size();
   const auto value = [&](std::size_t i, std::uint64_t u) {
     return static_cast<long double>(first) + position(thr, i, u) - 0.5L;
   };
@@ -62,7 +60,7 @@ std::optional<CubicCellGuide::Bucket> fit(const std::vector<std::uint64_t>& thr,
     const double node = (1.0 + std::cos(static_cast<double>(2 * k + 1) * std::numbers::pi / 8)) / 2;  // where hardly matters
     const auto offset = static_cast<std::uint64_t>(node * static_cast<double>(width - 1));
     x[k] = static_cast<long double>(offset) / span;
-    y[k] = value(cell_of(thr, start + offset), start + offset);
+    y[k] = value(table.locate(start + offset), start + offset);
   }
   const Cubic in_x = interpolate(x, y);
   CubicCellGuide::Bucket b{};
@@ -76,7 +74,7 @@ std::optional<CubicCellGuide::Bucket> fit(const std::vector<std::uint64_t>& thr,
   long double a[4];
   for (int d = 0; d < 4; ++d) a[d] = static_cast<long double>(b.c[d]) * std::pow(span, static_cast<long double>(d));
   long double worst = 0.0L;
-  for (std::size_t i = cell_of(thr, start); i <= n && thr[i - 1] <= end; ++i) {
+  for (std::size_t i = table.locate(start); i <= n && thr[i - 1] <= end; ++i) {
     if (thr[i] == thr[i - 1]) continue;  // a cell of no width holds no u
     const std::uint64_t lo = std::max(start, thr[i - 1]);
     const std::uint64_t hi = std::min(end, thr[i] - 1);
@@ -116,9 +114,7 @@ std::optional<CubicCellGuide::Bucket> fit(const std::vector<std::uint64_t>& thr,
 }  // namespace
 
 CubicCellGuide::CubicCellGuide(const InversionTable& table, std::int64_t first) : first_(first) {
-  const std::vector<std::uint64_t>& thr = table.thresholds();
-  const std::size_t n = table.size();
-  if (n == 0) return;
+  if (table.size() == 0) return;
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   constexpr std::size_t kBuckets = std::size_t{1} << kBucketBits;
   constexpr std::size_t kSubBuckets = std::size_t{1} << kSubBucketBits;
@@ -130,17 +126,15 @@ CubicCellGuide::CubicCellGuide(const InversionTable& table, std::int64_t first) 
   std::size_t certified_subs = 0;
   for (std::size_t g = 0; g < kBuckets; ++g) {
     const std::uint64_t start = static_cast<std::uint64_t>(g) * kWidth;
-    if (const std::optional<Bucket> b = fit(thr, n, first, start, kWidth)) {
+    if (const std::optional<Bucket> b = fit(table, first, start, kWidth)) {
       buckets[g] = *b;
       ++certified;
       continue;
     }
-    buckets[g] = Bucket{{kNaN, -1.0, 0.0, 0.0}};
-    if (start < thr[0] || start + (kWidth - 1) >= thr[n]) continue;  // reaches a tail cell
-    buckets[g].c[1] = static_cast<double>(subs.size());
+    buckets[g] = Bucket{{kNaN, static_cast<double>(subs.size()), 0.0, 0.0}};
     for (std::size_t s = 0; s < kSubBuckets; ++s) {
-      const std::optional<Bucket> b = fit(thr, n, first, start + s * kSubWidth, kSubWidth);
-      subs.push_back(b ? *b : Bucket{{kNaN, -1.0, 0.0, 0.0}});
+      const std::optional<Bucket> b = fit(table, first, start + s * kSubWidth, kSubWidth);
+      subs.push_back(b ? *b : Bucket{{kNaN, 0.0, 0.0, 0.0}});
       certified_subs += b ? 1 : 0;
     }
   }
@@ -149,8 +143,6 @@ CubicCellGuide::CubicCellGuide(const InversionTable& table, std::int64_t first) 
   // What nearby_value's threshold and the search are left: what no cubic
   // certifies, and 2·delta of what one does.
   if (1.0 - (share + sub_share) * (1.0 - 2.0 * kDelta) > kMostUnsettled) return;
-  certified_share_ = share;
-  certified_sub_share_ = sub_share;
   buckets_ = SharedArray<Bucket>(std::move(buckets));
   sub_buckets_ = SharedArray<Bucket>(std::move(subs));
 }

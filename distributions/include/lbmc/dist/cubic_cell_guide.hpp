@@ -57,8 +57,8 @@ namespace lbmc::dist {
 class CubicCellGuide {
  public:
   //! A bucket: Q(r) = c[0] + r·(c[1] + r·(c[2] + r·c[3])), r the offset of
-  //! u in the bucket. One not certified holds c[0] = NaN and in c[1] its
-  //! first sub-bucket, or -1.
+  //! u in the bucket. A bucket not certified holds c[0] = NaN and in c[1]
+  //! its first sub-bucket; a sub-bucket not certified, NaN alone.
   struct alignas(32) Bucket {
     double c[4];
   };
@@ -95,7 +95,6 @@ class CubicCellGuide {
     const Bucket& top = buckets_[u >> kShift];
     Rounded q = rounded(top, u & kOffsetMask);
     if (std::isnan(q.off)) {  // its sub-buckets, if any
-      if (!(top.c[1] >= 0.0)) return -1;
       const auto first_sub = static_cast<std::size_t>(top.c[1]);
       q = rounded(sub_buckets_[first_sub + ((u >> kSubShift) & kSubMask)], u & kSubOffsetMask);
       if (std::isnan(q.off)) return -1;
@@ -106,10 +105,6 @@ class CubicCellGuide {
   }
   //! Whether no guide was built: value() must not be called then.
   bool empty() const noexcept { return buckets_.empty(); }
-  //! The share of the draws (of 2^63) that fall in certified buckets.
-  double certified_share() const noexcept { return certified_share_; }
-  //! The share that falls in certified sub-buckets.
-  double certified_sub_share() const noexcept { return certified_sub_share_; }
 
  private:
   static constexpr double kMostUnsettled = 0x1p-6;
@@ -138,8 +133,6 @@ class CubicCellGuide {
   SharedArray<Bucket> buckets_;
   SharedArray<Bucket> sub_buckets_;
   std::int64_t first_ = 0;
-  double certified_share_ = 0.0;
-  double certified_sub_share_ = 0.0;
 };
 
 }  // namespace lbmc::dist
