@@ -124,7 +124,9 @@ TEST_SUITE("fast") {
     check_same_draws(dist::NegBinomialSampler({0.05, 0.02}), 14);  // a long upper tail
     check_same_draws(dist::NegBinomialSampler({1e3, 0.01}), 18);   // the cubic guide
     check_same_draws(dist::NegBinomialSampler({1e4, 0.01}), 19);   // a table from a lower quantile
-    check_same_draws(dist::NegBinomialSampler({1e5, 0.01}), 15);   // block rejection
+    check_same_draws(dist::NegBinomialSampler({1e5, 0.01}), 20);   // a wide table from a lower quantile
+    check_same_draws(dist::NegBinomialSampler({0.3, 3e-5}), 21);   // a wide table from 0
+    check_same_draws(dist::NegBinomialSampler({1e6, 0.01}), 15);   // block rejection
     check_same_draws(dist::NegBinomialSampler({2.0, 1.0}), 16);    // the point 0
     // No integer() of its own: the double, converted.
     check_same_draws(WholeOutputs{}, 17);
@@ -153,7 +155,8 @@ TEST_SUITE("fast") {
     check_same_maxima(dist::NegBinomialSampler({3.0, 0.4}), 14);
     check_same_maxima(dist::NegBinomialSampler({0.05, 0.02}), 15);  // the upper tail's search
     check_same_maxima(dist::NegBinomialSampler({1e4, 0.01}), 20);   // a table from a lower quantile
-    check_same_maxima(dist::NegBinomialSampler({1e5, 0.01}), 16);   // block rejection
+    check_same_maxima(dist::NegBinomialSampler({1e5, 0.01}), 21);   // a wide table from a lower quantile
+    check_same_maxima(dist::NegBinomialSampler({1e6, 0.01}), 16);   // block rejection
     check_same_maxima(WholeOutputs{}, 17);
     check_same_maxima(dist::NegBinomialSampler({0.5, 1e-6}), 18);  // block rejection, log-convex
   }
@@ -162,7 +165,7 @@ TEST_SUITE("fast") {
     // Past the first draws nearly every output is quiet (settled, and in a
     // block that ends at or below the largest so far): skipping one that is
     // not would change the value or the generator's place.
-    for (const dist::NegBinomial law : {dist::NegBinomial{1e5, 0.01}, dist::NegBinomial{0.5, 1e-6}}) {
+    for (const dist::NegBinomial law : {dist::NegBinomial{1e6, 0.01}, dist::NegBinomial{0.5, 1e-6}}) {
       CAPTURE(law.r);
       const dist::NegBinomialSampler sampler(law);
       REQUIRE(sampler.blocks() != nullptr);
@@ -203,7 +206,9 @@ TEST_SUITE("fast") {
     check_same_prefix_sums(dist::NegBinomialSampler({0.05, 0.02}), 11);  // the upper tail's search
     check_same_prefix_sums(dist::NegBinomialSampler({1e3, 0.01}), 18);   // the cubic guide
     check_same_prefix_sums(dist::NegBinomialSampler({1e4, 0.01}), 19);   // a table from a lower quantile
-    check_same_prefix_sums(dist::NegBinomialSampler({1e5, 0.01}), 12);   // block rejection
+    check_same_prefix_sums(dist::NegBinomialSampler({1e5, 0.01}), 20);   // a wide table from a lower quantile
+    check_same_prefix_sums(dist::NegBinomialSampler({0.3, 3e-5}), 21);   // a wide table from 0
+    check_same_prefix_sums(dist::NegBinomialSampler({1e6, 0.01}), 12);   // block rejection
     check_same_prefix_sums(dist::GeometricSampler({0.3}), 13);   // the table
     check_same_prefix_sums(dist::GeometricSampler({0.02}), 17);  // the ziggurat
     check_same_prefix_sums(WholeOutputs{}, 14);

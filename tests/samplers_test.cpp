@@ -767,7 +767,8 @@ TEST_SUITE("fast") {
   TEST_CASE("samplers: the cubic guide gives the table's value wherever it settles a draw") {
     // Tables too wide for the value guide: a bell of sd 500, one with cells
     // of no mass every 97 (t jumps there), and the negative binomial's
-    // tables from 0 (R = 1000) and from a lower quantile (R = 1e4). Every
+    // tables from 0 (R = 1000), from a lower quantile (R = 1e4; 1e5, a wide
+    // table of 443 593 cells) and from 0 past 2^18 cells (R = 0.3). Every
     // threshold and the u just below it, and random u: a value the guide
     // settles, and one nearby_value decides, is the table's; what neither
     // decides is left to the table's search.
@@ -792,16 +793,20 @@ TEST_SUITE("fast") {
       std::int64_t first;
       double least_settled;  // the share of draws value() settles, at least
     };
-    const dist::NegBinomialSampler narrow({1e3, 0.01}), centred({1e4, 0.01});
+    const dist::NegBinomialSampler narrow({1e3, 0.01}), centred({1e4, 0.01}), wide({1e5, 0.01}), falling({0.3, 3e-5});
     REQUIRE(narrow.cubic_guided());
     REQUIRE(centred.cubic_guided());
+    REQUIRE(wide.cubic_guided());
+    REQUIRE(falling.cubic_guided());
     // The shares settled at once: a guide that settles few is broken (the
     // bell's cells are narrower than its buckets, so more of them hold a
     // threshold where t bends).
     const Case cases[] = {{dist::InversionTable(0.0, normalised(bell), 0x1p-21, 0x1p-21), 5, 0.95},
                           {dist::InversionTable(0.0, normalised(holes), 0x1p-21, 0x1p-21), 0, 0.9},
                           {narrow.table(), 0, 0.99},
-                          {centred.table(), static_cast<std::int64_t>(centred.table().lo()), 0.99}};
+                          {centred.table(), static_cast<std::int64_t>(centred.table().lo()), 0.99},
+                          {wide.table(), static_cast<std::int64_t>(wide.table().lo()), 0.99},
+                          {falling.table(), 0, 0.99}};
     for (const Case& c : cases) {
       CAPTURE(c.table.size());
       const dist::CubicCellGuide guide(c.table, c.first);
@@ -1199,8 +1204,12 @@ TEST_SUITE("fast") {
     CHECK(first(dist::NegBinomialSampler({1e3, 0.01})) == V{99998, 102866, 101714, 96743, 95367, 97376});
     // A table from a lower quantile, with its cubic guide.
     CHECK(first(dist::NegBinomialSampler({1e4, 0.01})) == V{993219, 1002192, 998601, 982897, 978487, 984916});
+    // Wide tables (up to 2^20 cells) from a lower quantile and (R < 1) from 0.
+    CHECK(first(dist::NegBinomialSampler({1e5, 0.01})) == V{9910244, 9938518, 9927219, 9877572, 9863567, 9883975});
+    CHECK(first(dist::NegBinomialSampler({0.3, 3e-5})) == V{5588, 27293, 15952, 195, 22, 451});
     // Past the table: block rejection, log-concave and (R < 1) log-convex.
-    CHECK(first(dist::NegBinomialSampler({1e5, 0.01})) == V{9910545, 9938622, 9927186, 9877918, 9863171, 9883741});
+    CHECK(first(dist::NegBinomialSampler({1e6, 0.01})) ==
+          V{99024881, 99121054, 99087602, 98929790, 98884323, 98949949});
     CHECK(first(dist::NegBinomialSampler({0.3, 1e-7})) == V{1676671, 8242476, 4801152, 59916, 6513, 135371});
     // The degenerate ends draw nothing.
     engine::Generator gen = engine::block_generator(kSeed, kBlock);
@@ -1222,7 +1231,7 @@ TEST_SUITE("fast") {
     for (int i = 0; i < 100'000; ++i) REQUIRE(trials.integer(a) == 1 + failures.integer(b));
     CHECK((a == b));
     // The offset needs the table: block rejection has none.
-    CHECK_THROWS_AS(dist::NegBinomialSampler({1e5, 0.01}, 1), std::logic_error);
+    CHECK_THROWS_AS(dist::NegBinomialSampler({1e6, 0.01}, 1), std::logic_error);
   }
 
   TEST_CASE("samplers: gamma with K < 1 - pinned draws through the wedge and the tail") {
@@ -1283,7 +1292,7 @@ TEST_SUITE("fast") {
     }
   }
 
-  TEST_CASE("samplers: the negative binomial table and block rejection switch where the table would pass 2^18 cells") {
+  TEST_CASE("samplers: the negative binomial table and block rejection switch where a wide table would pass 2^20 cells") {
     CHECK(dist::NegBinomialSampler({3.0, 0.4}).blocks() == nullptr);
     CHECK(dist::NegBinomialSampler({0.5, 1e-3}).blocks() == nullptr);
     CHECK(dist::NegBinomialSampler({1e3, 0.01}).blocks() == nullptr);
@@ -1293,7 +1302,22 @@ TEST_SUITE("fast") {
     CHECK(centred.blocks() == nullptr);
     CHECK(centred.table().lo() > 0.0);
     CHECK(centred.table().size() <= std::size_t{1} << 18);
-    CHECK(dist::NegBinomialSampler({1e5, 0.01}).blocks() != nullptr);
+    // Wide tables, past 2^18 cells: from a lower quantile, and from 0 (R < 1).
+    const dist::NegBinomialSampler wide({1e5, 0.01});
+    CHECK(wide.blocks() == nullptr);
+    CHECK(wide.table().lo() > 0.0);
+    CHECK(wide.table().size() > std::size_t{1} << 18);
+    CHECK(wide.table().size() <= std::size_t{1} << 20);
+    CHECK(wide.cubic_guided());
+    // The last wide table built is kept: the same law again shares it.
+    CHECK(dist::NegBinomialSampler({1e5, 0.01}).table().thresholds().data() == wide.table().thresholds().data());
+    const dist::NegBinomialSampler falling({0.3, 3e-5});
+    CHECK(falling.blocks() == nullptr);
+    CHECK(falling.table().lo() == 0.0);
+    CHECK(falling.table().size() > std::size_t{1} << 18);
+    CHECK(falling.cubic_guided());
+    CHECK(dist::NegBinomialSampler({1e6, 0.01}).blocks() != nullptr);
+    CHECK(dist::NegBinomialSampler({1.0, 1e-5}).blocks() != nullptr);
     CHECK(dist::NegBinomialSampler({0.5, 1e-6}).blocks() != nullptr);
   }
 
@@ -1345,7 +1369,7 @@ TEST_SUITE("fast") {
     struct Law {
       double r, p;
     };
-    for (const Law law : {Law{1e5, 0.01}, Law{30.0, 1e-4}, Law{1.0, 1e-5}, Law{0.5, 1e-6}, Law{0.01, 1e-12},
+    for (const Law law : {Law{1e6, 0.01}, Law{30.0, 2e-5}, Law{1.0, 1e-5}, Law{0.5, 1e-6}, Law{0.01, 1e-12},
                           Law{2.0, 1e-9}, Law{1e10, 0.5}}) {
       CAPTURE(law.r);
       CAPTURE(law.p);
@@ -1408,7 +1432,8 @@ TEST_SUITE("statistical") {
     const LoadLaw integer[] = {dist::Geometric{0.3}, dist::Geometric{1e-4}, dist::NegBinomial{3.0, 0.4},
                                dist::NegBinomial{0.5, 1e-3}, dist::NegBinomial{1e3, 0.01},
                                dist::NegBinomial{1e4, 0.01}, dist::NegBinomial{1e6, 0.3},
-                               dist::NegBinomial{1e5, 0.01}, dist::NegBinomial{0.5, 1e-6}};
+                               dist::NegBinomial{1e5, 0.01}, dist::NegBinomial{0.3, 3e-5},
+                               dist::NegBinomial{1e6, 0.01}, dist::NegBinomial{0.5, 1e-6}};
     for (const auto& law : integer) {
       CAPTURE(dist::to_spec(law));
       const auto xs = dist::visit_sampler(law, [&](const auto& s) { return draw(s, ++seed, 400'000); });
@@ -1429,7 +1454,7 @@ TEST_SUITE("statistical") {
       double r, p;
     };
     std::uint64_t seed = 3100;
-    for (const Law law : {Law{1e5, 0.01}, Law{1.0, 1e-5}, Law{0.3, 1e-7}, Law{0.01, 1e-9}, Law{2.0, 1e-7}}) {
+    for (const Law law : {Law{1e6, 0.01}, Law{1.0, 1e-5}, Law{0.3, 1e-7}, Law{0.01, 1e-9}, Law{2.0, 1e-7}}) {
       const LoadLaw nb = dist::NegBinomial{law.r, law.p};
       CAPTURE(dist::to_spec(nb));
       const dist::NegBinomialSampler sampler({law.r, law.p});
@@ -1439,8 +1464,8 @@ TEST_SUITE("statistical") {
       check_chi_square(xs, nb, edges(nb));
       check_moments(xs, nb);
     }
-    const auto xs = draw(dist::NegBinomialSampler({1e5, 0.01}), 3200, 400'000);
-    const LoadLaw moved = dist::NegBinomial{1e5 * 1.000636, 0.01};  // mean and sd scale with R: 0.2 sd
+    const auto xs = draw(dist::NegBinomialSampler({1e6, 0.01}), 3200, 400'000);
+    const LoadLaw moved = dist::NegBinomial{1e6 * 1.000201, 0.01};  // mean and sd scale with R: 0.2 sd
     const ChiSquare wrong = chi_square(xs, exact_cdf(moved), edges(moved));
     // Its expected excess over the df is ~ n·0.2^2 = 16000.
     INFO("against the moved law: chi-square ", wrong.statistic, ", critical ", wrong.critical);
@@ -1483,7 +1508,7 @@ TEST_SUITE("statistical") {
     // A property of the method (block_rejection.hpp), not a timing: at the
     // benchmark's point 99% of the buckets fix their block and the squeeze
     // accepts ~99% of the proposals, so a draw takes ~1.03 outputs.
-    const std::vector<int> used = outputs_per_draw(dist::NegBinomialSampler({1e5, 0.01}), 200'000);
+    const std::vector<int> used = outputs_per_draw(dist::NegBinomialSampler({1e6, 0.01}), 200'000);
     const double mean = std::accumulate(used.begin(), used.end(), 0.0) / static_cast<double>(used.size());
     INFO("outputs per draw ", mean);
     CHECK(mean < 1.06);

@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 #include <boost/math/distributions/negative_binomial.hpp>
@@ -27,13 +31,44 @@ using engine::InputError;
 
 bool positive_finite(double x) { return std::isfinite(x) && x > 0.0; }
 
+// The negative binomial's table from 0, where its mean is below 2^18; a
+// wide one, from a low quantile (R > 1) or from 0 (R <= 1), up to 2^20
+// cells (about 0.6 s of setup on one core, 32 MiB, at the widest).
 constexpr std::size_t kMaxTableCells = std::size_t{1} << 18;
+constexpr std::size_t kMaxWideTableCells = std::size_t{1} << 20;
+// The masses a table's first chunk computes, and its largest chunk.
+constexpr std::size_t kFirstMassChunk = 256;
+constexpr std::size_t kLargestMassChunk = 65536;
 constexpr double kTableTail = 0x1p-40;
 // From this P the geometric's table draws its running sums as fast as the
 // ziggurat or faster (0.84 of the time at P = 0.3) and its maxima in 0.6 of
 // the time; below it the value guide leaves more of the draws to the
 // table's search (2^-6 at P = 0.02), and below P = 0.0125 there is none.
 constexpr double kSmallestTabledP = 0.05;
+
+// masses[j] = f(lo + j) of `d`, computed by the threads (the same values
+// for any number of them); an exception of Boost's leaves the loop first.
+template <class Distribution>
+void compute_masses(const Distribution& d, double lo, std::span<double> masses) {
+  const auto count = static_cast<std::int64_t>(masses.size());
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(static) if (count > 1024)
+  for (std::int64_t j = 0; j < count; ++j) {
+    try {
+      masses[static_cast<std::size_t>(j)] = boost::math::pdf(d, lo + static_cast<double>(j));
+    } catch (...) {
+#pragma omp critical(lbmc_negbinomial_masses)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+// The last sampler built on a wide table (its setup takes tenths of a
+// second), so that the parameter points of a run over one law build it
+// once: one at a time, held until the next one replaces it.
+std::mutex kept_mutex;
+std::optional<NegBinomialSampler> kept_sampler;
 
 const Weibull& checked(const Weibull& law) {
   if (!positive_finite(law.k) || !positive_finite(law.lambda)) {
@@ -158,41 +193,74 @@ NegBinomialSampler::NegBinomialSampler(const NegBinomial& law, std::int64_t offs
   }
   if (offset < 0) throw std::logic_error("negbinomial sampler: a negative offset");
   if (law.p == 1.0) return;  // the point 0
-  // Past the mean the tail holds far more than 2^-40, so from a mean of
-  // 2^18 the table from 0 would pass 2^18 cells: no need to compute them.
-  if (law.r * (1.0 - law.p) / law.p < static_cast<double>(kMaxTableCells) && build_table(0.0)) return;
-  // A table from a lower quantile, for R > 1 (log-concave: the masses rise
-  // to the mode): lo a little below the quantile kTableTail.
+  {
+    const std::lock_guard lock(kept_mutex);
+    if (kept_sampler && kept_sampler->law_.r == law.r && kept_sampler->law_.p == law.p &&
+        kept_sampler->offset_ == offset) {
+      *this = *kept_sampler;
+      return;
+    }
+  }
+  build(law);
+  if (table_.size() > kMaxTableCells) {
+    const std::lock_guard lock(kept_mutex);
+    kept_sampler = *this;
+  }
+}
+
+void NegBinomialSampler::build(const NegBinomial& law) {
+  const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law.r, law.p);
+  // The table's far end: no table is built that would reach past it.
+  const double hi_at_least = boost::math::quantile(boost::math::complement(d, kTableTail));
   if (law.r > 1.0) {
-    const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law.r, law.p);
+    // Past the mean the tail holds far more than 2^-40, so from a mean of
+    // 2^18 the table from 0 would pass 2^18 cells: no need to compute them.
+    const double mean = law.r * (1.0 - law.p) / law.p;
+    const auto narrow = static_cast<double>(kMaxTableCells);
+    if (mean < narrow && hi_at_least < narrow && build_table(0.0, kMaxTableCells)) return;
+    // Else a wide table from a lower quantile (log-concave: the masses rise
+    // to the mode): lo a little below the quantile kTableTail.
     double lo = std::max(0.0, std::floor(boost::math::quantile(d, kTableTail)) - 1.0);
     while (lo > 0.0 && boost::math::cdf(d, lo - 1.0) > kTableTail) lo -= 1.0;
-    // No need to compute the masses of a table that would be too wide.
-    const double hi_at_least = boost::math::quantile(boost::math::complement(d, kTableTail));
-    if (hi_at_least - lo < static_cast<double>(kMaxTableCells) && build_table(lo)) return;
+    if (hi_at_least - lo < static_cast<double>(kMaxWideTableCells) && build_table(lo, kMaxWideTableCells)) return;
+  } else if (hi_at_least < static_cast<double>(kMaxWideTableCells) && build_table(0.0, kMaxWideTableCells)) {
+    return;  // R <= 1: the masses fall from 0, whose mass p^R is far above 2^-40
   }
-  if (offset != 0) throw std::logic_error("negbinomial sampler: an offset past the table");
+  if (offset_ != 0) throw std::logic_error("negbinomial sampler: an offset past the table");
   blocks_ = std::make_shared<const BlockRejection>(detail::negbinomial_unimodal(law.r, law.p));
 }
 
-bool NegBinomialSampler::build_table(double lo) {
+bool NegBinomialSampler::build_table(double lo, std::size_t max_cells) {
   const boost::math::negative_binomial_distribution<double, engine::MathPolicy> d(law_.r, law_.p);
   // The masses from lo up to hi, where the tail beyond is below kTableTail:
   // past the mode the ratio f(k+1)/f(k) = (k+r)(1-p)/(k+1) moves
   // monotonically towards 1-p, so P(X > k) <= f(k+1)/(1 - max(ratio(k+1), 1-p)).
+  // Boost's pdf is most of a wide table's setup: the threads compute the
+  // masses a chunk at a time, the sums and the test run in order, so the
+  // table is the same for any number of threads.
   const double q = 1.0 - law_.p;
   const double mode = law_.r > 1.0 ? std::floor((law_.r - 1.0) * q / law_.p) : 0.0;
   std::vector<double> probs;
   double total = 0.0;
-  for (double k = lo;; k += 1.0) {
-    if (probs.size() >= kMaxTableCells) return false;
-    const double f = boost::math::pdf(d, k);
-    probs.push_back(f);
-    total += f;
-    if (k < mode) continue;
-    const double next_ratio = (k + 1.0 + law_.r) * q / (k + 2.0);
-    const double bound = f * ((k + law_.r) * q / (k + 1.0)) / (1.0 - std::max(next_ratio, q));
-    if (bound <= kTableTail * total) break;
+  bool ended = false;
+  for (std::size_t chunk = kFirstMassChunk; !ended; chunk = std::min(2 * chunk, kLargestMassChunk)) {
+    const std::size_t begin = probs.size();
+    if (begin >= max_cells) return false;
+    probs.resize(std::min(begin + chunk, max_cells));
+    compute_masses(d, lo + static_cast<double>(begin), std::span(probs).subspan(begin));
+    for (std::size_t j = begin; j < probs.size(); ++j) {
+      const double k = lo + static_cast<double>(j);
+      const double f = probs[j];
+      total += f;
+      if (k < mode) continue;
+      const double next_ratio = (k + 1.0 + law_.r) * q / (k + 2.0);
+      const double bound = f * ((k + law_.r) * q / (k + 1.0)) / (1.0 - std::max(next_ratio, q));
+      if (bound <= kTableTail * total) {
+        probs.resize(j + 1);
+        ended = true;
+        break;
+      }
+    }
   }
   const double hi = lo + static_cast<double>(probs.size() - 1);
   const double below = lo > 0.0 ? boost::math::cdf(d, lo - 1.0) : 0.0;

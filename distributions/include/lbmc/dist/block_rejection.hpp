@@ -1,6 +1,6 @@
 // Rejection from a hat that is constant on blocks of consecutive integers,
 // for unimodal integer laws too wide for a table of their cells: the
-// negative binomial past 2^18 cells (task_time_samplers.hpp). Part of
+// negative binomial past 2^20 cells (task_time_samplers.hpp). Part of
 // samplers.hpp, which is the header to include.
 //
 // Design note
@@ -21,7 +21,7 @@
 //   binomial the ratio (k + R)(1 - P)/(k + 1) is monotone). The blocks grow
 //   out from m, each the widest power of two (up to 2^40) over which log f
 //   drops by at most epsilon = 2^-5, until the hat beyond holds at most
-//   2^-40: ~2200 blocks at negbinomial:1e5,0.01 (sd 3e4), about as many for
+//   2^-40: ~2300 blocks at negbinomial:1e6,0.01 (sd 1e5), about as many for
 //   any sd, as their number follows the drop of log f, not the width.
 // - Drawing: rejection (Devroye 1986, "Non-Uniform Random Variate
 //   Generation", §II.3) from that hat. Its masses H_j (blocks: 2^s_j·h_j;
@@ -50,7 +50,7 @@
 //   log f (below 1e-13 where it matters; log_pmf.hpp) and of the ratios
 //   (double-double); tested against 50-digit log-gamma. What remains is that
 //   error in the exact test, which decides ~0.2% of the draws.
-// - Cost, at negbinomial:1e5,0.01: 1.03 outputs a draw (0.9% of the
+// - Cost, at negbinomial:1e6,0.01: 1.03 outputs a draw (0.9% of the
 //   buckets mixed, 1.1% of the draws past the squeeze, 0.2% to the exact
 //   test); the fixed path (settled) is a bucket load, a block load (32
 //   bytes) and a multiply-add. prefix_sums (the running sums of n draws)
@@ -66,7 +66,7 @@
 //   buckets (blocks ascend in u, so "ends at or below" is u below one
 //   threshold, moved at each new largest). The payload bound is the one
 //   that passes over the most outputs: 0.969·2^48 with 99.1% of the buckets
-//   quiet at negbinomial:1e5,0.01, so 96% of the outputs past the first
+//   quiet at negbinomial:1e6,0.01, so 96% of the outputs past the first
 //   draws. Every other output takes the fixed path or the cold ones as
 //   above: the same outputs and value as n calls.
 // - Range: the integers from 0 up, as doubles (below 2^53); any value of

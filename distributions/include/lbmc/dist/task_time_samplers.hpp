@@ -46,17 +46,20 @@
 //   the table is too wide for that one by its cubic guide
 //   (cubic_cell_guide.hpp); beyond hi an exact sequential search on the
 //   conditional tail. Where that table would pass 2^18 cells (always from a
-//   mean of 2^18) and R > 1, the table starts at lo, a little below the
-//   quantile 2^-40, with the search walking down from lo - 1 below it
-//   (NegBinomial(1e4, 0.01): 140 000 cells from 921 481). When that one
-//   would pass 2^18 cells too (sd past about 1.4e4, or R <= 1):
+//   mean of 2^18), a wide table of up to 2^20 cells: for R > 1 from lo, a
+//   little below the quantile 2^-40, with the search walking down from
+//   lo - 1 below it (NegBinomial(1e4, 0.01): 140 000 cells from 921 481;
+//   NegBinomial(1e5, 0.01): 443 593), for R <= 1 from 0. The threads
+//   compute its masses (Boost's pdf, most of the setup: NegBinomial(1e5,
+//   0.01) about 0.4 s on one core, 0.3 s on two). When that one would pass
+//   2^20 cells too (sd past about 7e4, or R <= 1 with a tail past 2^20):
 //   rejection from a hat constant on blocks (block_rejection.hpp),
 //   for every R and P the law table admits: log-concave for R >= 1
 //   (blocks out from the mode), log-convex and decreasing for R < 1 (blocks
 //   out from 0, single values at first). Its masses are Loader's
 //   saddle-point form (log_pmf.hpp), its mode and tail decays the ratio
 //   f(k+1)/f(k) = (k + R)(1 - P)/(k + 1), in double-double. One output
-//   for ~98% of the draws (1.03 on average at R = 1e5, P = 0.01). Range:
+//   for ~98% of the draws (1.03 on average at R = 1e6, P = 0.01). Range:
 //   0, 1, ...; P = 1 is the point 0. The largest of n draws on the table
 //   comes from the outputs' range (integer_max, output_range.hpp).
 // - Empirical: inversion of the sorted sample: the value of index
@@ -235,7 +238,7 @@ class ParetoSampler {
 };
 
 //! Sampler for NegBinomial{r, p} (failures): table inversion, or rejection
-//! from a hat constant on blocks past 2^18 cells.
+//! from a hat constant on blocks past 2^20 cells.
 class NegBinomialSampler {
  public:
   //! Throws engine::InputError unless r > 0 and 0 < p <= 1. Every variate
@@ -327,9 +330,12 @@ class NegBinomialSampler {
   double unsettled_variate(std::uint64_t u, engine::Generator& gen) const;
   double upper_tail(engine::Generator& gen) const;
   double lower_tail(engine::Generator& gen) const;
+  // The table and its guides, or else the blocks (the constructor's work
+  // where it has not kept the same law's wide table).
+  void build(const NegBinomial& law);
   // The table of the masses from lo up, and its guides; false (nothing
-  // built) where it would pass 2^18 cells.
-  bool build_table(double lo);
+  // built) where it would pass max_cells.
+  bool build_table(double lo, std::size_t max_cells);
   // The guides of table_.
   void build_guides();
 
@@ -339,7 +345,7 @@ class NegBinomialSampler {
   InversionTable table_;
   CellValueGuide value_guide_;  // cell i holds the value first_value_ + i - 1; the tails -1
   CubicCellGuide cubic_guide_;  // where the table is too wide for value_guide_
-  std::shared_ptr<const BlockRejection> blocks_;  // past 2^18 cells
+  std::shared_ptr<const BlockRejection> blocks_;  // past 2^20 cells
 };
 
 //! Sampler for Geometric{p} (trials): inversion of the table of its masses
