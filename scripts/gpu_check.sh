@@ -13,6 +13,8 @@
 #   lib/ beside it may hold its shared libraries (from ldd): those this
 #   machine lacks are taken from there, so a binary built elsewhere runs.
 #   --quick: the byte comparisons with fewer replications, rates once.
+#   A device_parts beside it (cmake --build build/release --target
+#   device_parts) is run too: the normal kernel's parts timed apart.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,7 +31,8 @@ if [[ -d "$libs" ]]; then
   mkdir "$work/lib"
   for f in "$libs"/*.so*; do
     name=$(basename "$f")
-    ldconfig -p | grep -q " $name " || ln -s "$(cd "$libs" && pwd)/$name" "$work/lib/$name"
+    { ldconfig -p | awk '{print $1}' | grep -qxF "$name" || [[ -e /usr/lib/x86_64-linux-gnu/$name ]]; } ||
+      ln -s "$(cd "$libs" && pwd)/$name" "$work/lib/$name"
   done
   export LD_LIBRARY_PATH=$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
@@ -47,6 +50,13 @@ echo
 echo "== bytes: --device cuda against --device cpu --rng philox"
 "$root/tests/gpu_bytes.sh" "$lbmc" "${quick[@]}"
 bytes=$?
+
+parts=$(dirname "$lbmc")/device_parts
+if [[ -x "$parts" ]]; then
+  echo
+  echo "== the kernel's parts (bench/device_parts.cu)"
+  "$parts" 4096 262144
+fi
 
 # lbmc_rate REPEATS TOTAL PER_REP COMMAND ARGS...: "process run" rates (1e9
 # variates/s), medians over REPEATS runs of COMMAND ARGS with TOTAL variates,

@@ -202,6 +202,22 @@ TEST_SUITE("fast") {
       stream.next_replication();
     }
   }
+  TEST_CASE("shared kernel: a replication's steps change none of its outputs - whatever the draws between them use") {
+    const std::uint64_t key = engine::philox_block_key(91, 3);
+    for (std::uint64_t pattern = 0; pattern < 64; ++pattern) {
+      PhiloxWords plain(key, 3, pattern % 7);
+      PhiloxWords stepped(key, 3, pattern % 7);
+      // Draws of 0, 1, 2 or 3 outputs after each step (a constant, the fast
+      // path, rejections), in a pattern of its own for each case.
+      std::uint64_t mix = pattern;
+      for (int k = 0; k < 200; ++k) {
+        stepped.step();
+        const std::uint64_t outputs = engine::splitmix64(mix) % 4;
+        for (std::uint64_t o = 0; o < outputs; ++o) REQUIRE(stepped() == plain());
+      }
+    }
+  }
+
 
   TEST_CASE("shared kernel: maxload's maxima under --rng philox are the device kernel's - replication by replication") {
     // Normal and exponential maxima go through the ziggurats' wedge tests and

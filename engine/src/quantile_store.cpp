@@ -532,16 +532,27 @@ QuantileResult QuantileStore::result() const {
 
 void QuantileStore::gather() {
   if (gathered_) return;
-  // Each block copied to its place on the OpenMP threads (the array is not
-  // zeroed first: the copies write every element).
+  // The blocks copied to their places on the OpenMP threads (the array is
+  // not zeroed first: the copies write every element), in tasks of
+  // consecutive blocks of kGatherTask values or more: a run of 4·10^6
+  // one-replication blocks (maxload --n 65536) would otherwise pay a
+  // dynamic schedule's dispatch for every value.
+  constexpr std::size_t kGatherTask = std::size_t{1} << 16;
   std::vector<std::size_t> starts(blocks_.size() + 1, values_.size());
-  for (std::size_t i = 0; i < blocks_.size(); ++i) starts[i + 1] = starts[i] + blocks_[i].values.size();
+  std::vector<std::size_t> tasks{0};  // each task's first block, then blocks_.size()
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    starts[i + 1] = starts[i] + blocks_[i].values.size();
+    if (starts[i + 1] - starts[tasks.back()] >= kGatherTask) tasks.push_back(i + 1);
+  }
+  if (tasks.back() != blocks_.size()) tasks.push_back(blocks_.size());
   values_.resize(starts.back());
-  const auto blocks = static_cast<std::int64_t>(blocks_.size());
+  const auto task_count = static_cast<std::int64_t>(tasks.size()) - 1;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t i = 0; i < blocks; ++i) {
-    const std::span<const double> block = blocks_[static_cast<std::size_t>(i)].values;
-    std::copy(block.begin(), block.end(), values_.begin() + static_cast<std::ptrdiff_t>(starts[static_cast<std::size_t>(i)]));
+  for (std::int64_t t = 0; t < task_count; ++t) {
+    for (std::size_t i = tasks[static_cast<std::size_t>(t)]; i < tasks[static_cast<std::size_t>(t) + 1]; ++i) {
+      const std::span<const double> block = blocks_[i].values;
+      std::copy(block.begin(), block.end(), values_.begin() + static_cast<std::ptrdiff_t>(starts[i]));
+    }
   }
   blocks_.clear();
   gathered_ = true;

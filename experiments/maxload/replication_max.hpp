@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "lbmc/engine/host_device.hpp"
+#include "lbmc/engine/words.hpp"
 
 namespace lbmc::exp {
 
@@ -21,6 +22,7 @@ LBMC_HOST_DEVICE inline double max_of_draws(const Sampler& draw, Words& words, d
     return z < x ? x : z;
   } else {
     for (std::int64_t i = 0; i < count; ++i) {
+      engine::before_draw(draw, words);
       const double x = draw(words);
       z = z < x ? x : z;
     }
@@ -34,6 +36,7 @@ LBMC_HOST_DEVICE inline double replication_max(const Sampler& draw, Words& words
   if constexpr (requires { draw.max_of(words, n); }) {
     return draw.max_of(words, n);
   } else {
+    engine::before_draw(draw, words);
     const double first = draw(words);
     return max_of_draws(draw, words, first, n - 1);
   }

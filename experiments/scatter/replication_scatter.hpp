@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "lbmc/engine/host_device.hpp"
+#include "lbmc/engine/words.hpp"
 
 namespace lbmc::exp {
 
@@ -27,7 +28,10 @@ template <class Sampler, class Words>
 LBMC_HOST_DEVICE inline double processor_time(const Sampler& draw, Words& words, std::int64_t tasks) {
   LBMC_SAMPLER_NO_FP_CONTRACT
   double t = 0.0;
-  for (std::int64_t i = 0; i < tasks; ++i) t += draw(words);
+  for (std::int64_t i = 0; i < tasks; ++i) {
+    engine::before_draw(draw, words);
+    t += draw(words);
+  }
   return t;
 }
 

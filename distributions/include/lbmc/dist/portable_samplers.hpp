@@ -86,6 +86,8 @@ struct PortableExponential {
 //! overflows, a + h·u + h·u with h = b/2 - a/2 is used instead.
 class UniformSampler {
  public:
+  //! One output every draw (before_draw, words.hpp).
+  static constexpr bool kFixedOutputs = true;
   //! Throws engine::InputError unless a < b, both finite.
   explicit UniformSampler(const Uniform& law);
 
@@ -120,6 +122,8 @@ class UniformSampler {
 //! Sampler for Constant{value}. Range: {value}. Consumes no randomness.
 class ConstantSampler {
  public:
+  //! No output, every draw (before_draw, words.hpp).
+  static constexpr bool kFixedOutputs = true;
   //! Holds the value; no tables.
   explicit ConstantSampler(const Constant& law) noexcept;
   //! Returns the value; the generator is not advanced.

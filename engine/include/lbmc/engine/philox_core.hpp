@@ -76,29 +76,60 @@ LBMC_HOST_DEVICE constexpr std::uint64_t philox_replication_base(std::uint64_t r
 //! The outputs of one replication, one Philox call at a time: what a GPU
 //! thread draws from. PhiloxStream (philox.hpp) hands out the same outputs
 //! from 16 calls at a time.
+//!
+//! A replication's loop calls step() before each draw (before_draw): every
+//! other step makes a Philox call for the outputs of the next two draws,
+//! whatever the thread's state, so that the threads of a GPU warp, which a
+//! rejection (a draw of more than one output) puts out of step, still make
+//! their calls together; a draw that finds no output left makes a call of
+//! its own. The outputs and their order are the stream's either way; the
+//! kernels of the rejection samplers run faster so than with a call
+//! whenever a thread runs out (bench/device_parts.cu, bench/RESULTS.md).
 class PhiloxWords {
  public:
   LBMC_HOST_DEVICE PhiloxWords(std::uint64_t key, std::uint64_t block, std::uint64_t replication) noexcept
       : key_(key), block_(block), next_call_(philox_replication_base(replication)) {}
 
+  //! Every other call, a Philox call for the next draws, unless two or
+  //! more outputs are still waiting (a sampler that drew none).
+  LBMC_HOST_DEVICE void step() noexcept {
+    step_parity_ ^= 1U;
+    if (step_parity_ != 0 && waiting_ < 2) push_call();
+  }
+
   //! The next output.
   LBMC_HOST_DEVICE std::uint64_t operator()() noexcept {
-    if (has_second_) {
-      has_second_ = false;
-      return second_;
-    }
-    const std::array<std::uint32_t, 4> r = philox_call(key_, next_call_++, block_);
-    second_ = r[2] | (std::uint64_t{r[3]} << 32);
-    has_second_ = true;
-    return r[0] | (std::uint64_t{r[1]} << 32);
+    if (waiting_ == 0) push_call();
+    const std::uint64_t out = queue_[0];
+    queue_[0] = queue_[1];
+    queue_[1] = queue_[2];
+    --waiting_;
+    return out;
   }
 
  private:
+  // Appends the next call's two outputs to the 0 or 1 waiting (three
+  // registers; no index into them but constants).
+  LBMC_HOST_DEVICE void push_call() noexcept {
+    const std::array<std::uint32_t, 4> r = philox_call(key_, next_call_++, block_);
+    const std::uint64_t first = r[0] | (std::uint64_t{r[1]} << 32);
+    const std::uint64_t second = r[2] | (std::uint64_t{r[3]} << 32);
+    if (waiting_ == 0) {
+      queue_[0] = first;
+      queue_[1] = second;
+    } else {
+      queue_[1] = first;
+      queue_[2] = second;
+    }
+    waiting_ += 2;
+  }
+
   std::uint64_t key_;
   std::uint64_t block_;
   std::uint64_t next_call_;
-  std::uint64_t second_ = 0;
-  bool has_second_ = false;
+  std::uint64_t queue_[3] = {0, 0, 0};
+  unsigned waiting_ = 0;
+  unsigned step_parity_ = 0;
 };
 
 }  // namespace lbmc::engine

@@ -46,4 +46,13 @@ LBMC_HOST_DEVICE inline double uniform_open01(Words& gen) noexcept {
   return (static_cast<double>(gen() >> 11) + 0.5) * 0x1.0p-53;
 }
 
+//! Called by a replication's loop before each draw of `sampler`: the
+//! stream's step(), where it has one (PhiloxWords, philox_core.hpp), unless
+//! the sampler takes the same number of outputs every draw (it declares
+//! kFixedOutputs), whose threads never fall out of step; otherwise nothing.
+template <class Sampler, class Words>
+LBMC_HOST_DEVICE LBMC_FORCE_INLINE void before_draw(const Sampler& /*sampler*/, Words& words) noexcept {
+  if constexpr (requires { words.step(); } && !requires { requires Sampler::kFixedOutputs; }) words.step();
+}
+
 }  // namespace lbmc::engine
