@@ -2,8 +2,11 @@
 # Parallel scaling of whole lbmc runs (output written), in one run: for each
 # case, the wall time for threads = 1, 2, 4, ... up to the cores, and for
 # ranks x threads under mpirun (when lbmc was built with MPI), with the
-# speed-up and parallel efficiency against one thread of one process. Every
-# run's CSV is compared with the single-thread one: a difference is an error.
+# speed-up and parallel efficiency against one thread of one process, both
+# for the whole process and for its run (the JSON meta's wall_seconds, as
+# lbmc times itself: without the process's start-up and mpirun's launch).
+# Every run's CSV is compared with the single-thread one: a difference is
+# an error.
 #
 # Usage: scripts/bench_scaling.sh [--quick] [--cores N] [--runs K]
 #   default: median of 3 runs per configuration, cases of about 4 s on one
@@ -12,7 +15,7 @@
 #   --runs K: the median of K runs per configuration (default 3)
 #
 # stdout: CSV with the columns
-#   case,ranks,threads,wall_s,speedup,efficiency
+#   case,ranks,threads,wall_s,speedup,efficiency,run_s,run_speedup,run_efficiency
 # stderr: progress.
 set -euo pipefail
 
@@ -56,39 +59,44 @@ if command -v mpirun >/dev/null && [[ "$(ldd "$lbmc")" == *libmpi* ]]; then
   for ((r = 2; r <= cores; r *= 2)); do configs+=("${r}x$((cores / r))"); done
 fi
 
-wall_of() {  # ranks threads args... -> seconds (also leaves $work/out.csv)
+wall_of() {  # ranks threads args... -> "process_seconds run_seconds" (also leaves $work/out.csv)
   local ranks=$1 threads=$2; shift 2
   local launch=()
   ((ranks > 1)) && launch=(mpirun -q -np "$ranks" --bind-to none)
   local start end
   start=$(date +%s.%N)
-  "${launch[@]}" "$lbmc" "$@" --threads "$threads" --seed 7 --quiet --progress never --csv "$work/out.csv" </dev/null >/dev/null
+  "${launch[@]}" "$lbmc" "$@" --threads "$threads" --seed 7 --quiet --progress never --csv "$work/out.csv" \
+    --json "$work/out.json" </dev/null >/dev/null
   end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }'
+  echo "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }')" \
+    "$(/usr/bin/env python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["meta"]["wall_seconds"])' "$work/out.json")"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 echo "bench_scaling: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $cores cores, MPI $((mpi ? 1 : 0))" >&2
-echo "case,ranks,threads,wall_s,speedup,efficiency"
+echo "case,ranks,threads,wall_s,speedup,efficiency,run_s,run_speedup,run_efficiency"
 for entry in "${cases[@]}"; do
   name=${entry%%|*}
   read -r -a args <<<"${entry#*|}"
   base=""
   for config in "${configs[@]}"; do
     ranks=${config%x*} threads=${config#*x}
-    times=()
-    for ((i = 0; i < runs; ++i)); do times+=("$(wall_of "$ranks" "$threads" "${args[@]}")"); done
-    wall=$(median "${times[@]}")
+    times=() run_times=()
+    for ((i = 0; i < runs; ++i)); do
+      read -r process run <<<"$(wall_of "$ranks" "$threads" "${args[@]}")"
+      times+=("$process") run_times+=("$run")
+    done
+    wall=$(median "${times[@]}") run=$(median "${run_times[@]}")
     if [[ -z "$base" ]]; then
-      base=$wall
+      base=$wall run_base=$run
       cp "$work/out.csv" "$work/base.csv"
     elif ! cmp -s "$work/out.csv" "$work/base.csv"; then
       echo "bench_scaling: $name at $ranks x $threads: output differs from 1 x 1" >&2
       exit 1
     fi
-    awk -v n="$name" -v r="$ranks" -v t="$threads" -v w="$wall" -v b="$base" \
-      'BEGIN { s = b / w; printf "%s,%d,%d,%.3f,%.2f,%.2f\n", n, r, t, w, s, s / (r * t) }'
-    echo "bench_scaling: $name $ranks x $threads: $wall s" >&2
+    awk -v n="$name" -v r="$ranks" -v t="$threads" -v w="$wall" -v b="$base" -v u="$run" -v c="$run_base" \
+      'BEGIN { s = b / w; q = c / u; printf "%s,%d,%d,%.3f,%.2f,%.2f,%.3f,%.2f,%.2f\n", n, r, t, w, s, s / (r * t), u, q, q / (r * t) }'
+    echo "bench_scaling: $name $ranks x $threads: $wall s (run phase $run s)" >&2
   done
 done
