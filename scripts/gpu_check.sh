@@ -6,7 +6,8 @@
 # the JSON meta's ns_per_variate, which leaves out start-up and CUDA's
 # context), lbmc on all cores (--rng philox and pcg64), and the PyTorch peer
 # (bench/peers/torch_kernels.py, float32 and float64), for maxload, maxshift
-# and scatter. About 4 minutes on an H200 with 16 cores.
+# and scatter, then four long runs. About 4 minutes on an H200 with 16
+# cores.
 #
 # Usage: scripts/gpu_check.sh [--quick]
 #   LBMC_BINARY: the lbmc to check (default build/release/lbmc). A folder
@@ -117,5 +118,20 @@ for row in "${rows[@]}"; do
   t64=$(torch_rate "$command" float64 "$gpu_total" "$law" "$n" "$procs")
   ratio=$(awk -v a="$gpu_process" -v b="$t32" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "-" }')
   echo "| $command $law ${size% --*} | $gpu_process | $gpu_run | $philox | $pcg | $t32 | $t64 | $ratio |"
+done
+
+# The rows above last 0.2-2 s on an H200, where CUDA's start-up (about 0.3
+# s) weighs; long runs show the rate a user of 10^11 variates gets.
+echo
+echo "== long runs, n = 65536, one each: 10^9 variates/s, whole process (run phase), and torch float32"
+echo "| kernel | variates | lbmc cuda, process | lbmc cuda, run | torch float32 |"
+echo "|---|---|---|---|---|"
+for row in "maxload|normal:0,1|38|--method brute" "maxload|poisson:10|38|--method brute" \
+  "maxshift|normal:0,1|37|" "maxshift|poisson:10|37|"; do
+  IFS='|' read -r command law power extra <<<"$row"
+  read -ra extra_args <<<"$extra"
+  read -r process run <<<"$(lbmc_rate 1 $((1 << power)) 65536 "$command" "${extra_args[@]}" --n 65536 --device cuda --dist "$law")"
+  t32=$(torch_rate "$command" float32 $((1 << power)) "$law" 65536 1)
+  echo "| $command $law | 2^$power | $process | $run | $t32 |"
 done
 exit $bytes
