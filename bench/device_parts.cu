@@ -14,6 +14,8 @@
 //                 thread every other draw (PhiloxWords' steps), tables in
 //                 global memory
 //   normal-smem   the same, its ziggurat in shared memory
+//   normal-deferred-K  the normal sampler with its slow path deferred until
+//                 K threads of a warp need it (deferred_normal_max)
 // The normal variants check that their maxima are normal's, bit for bit.
 //
 // Usage: device_parts [N [THREADS]]   (defaults 4096 and 2^18)
@@ -76,9 +78,72 @@ class OnDemandWords {
   bool has_second_ = false;
 };
 
-enum class Variant { philox, philox_pairs, zig_fast, zig_fast_smem, normal_on_demand, normal, normal_smem };
-constexpr const char* kNames[] = {"philox", "philox-pairs", "zig-fast", "zig-fast-smem",
-                                  "normal-on-demand", "normal", "normal-smem"};
+enum class Variant {
+  philox,
+  philox_pairs,
+  zig_fast,
+  zig_fast_smem,
+  normal_on_demand,
+  normal,
+  normal_smem,
+  normal_deferred_4,
+  normal_deferred_8,
+  normal_deferred_16
+};
+constexpr const char* kNames[] = {"philox",      "philox-pairs", "zig-fast",          "zig-fast-smem",
+                                  "normal-on-demand", "normal",  "normal-smem",       "normal-deferred-4",
+                                  "normal-deferred-8", "normal-deferred-16"};
+
+// The pending draws a warp gathers before it runs their slow path together.
+template <Variant V>
+constexpr int kDeferred = V == Variant::normal_deferred_4 ? 4 : V == Variant::normal_deferred_8 ? 8 : 16;
+
+// The maximum of n normal draws with the slow path (wedge test, tail)
+// deferred: a thread whose point misses its layer's rectangle waits, drawing
+// nothing, until kDeferred of its warp's threads wait too (or none has a
+// fast draw left), and then they run the slow path together instead of one
+// at a time while the others wait. Each thread still reads its own stream's
+// outputs in order, so the values are the plain sampler's.
+template <int Deferred>
+__device__ double deferred_normal_max(const PortableNormal& normal, PhiloxWords& words, std::int64_t n) {
+  const NormalZiggurat& t = *normal.tables.normal;
+  const lbmc::dist::PortableMath math{normal.tables.exp_log};
+  const unsigned lanes = __activemask();
+  double z = -1e300;
+  std::int64_t done = 0;
+  bool pending = false;
+  std::size_t entry = 0;
+  double abscissa = 0.0;
+  for (;;) {
+    const unsigned slow = __ballot_sync(lanes, pending);
+    const unsigned fast = __ballot_sync(lanes, !pending && done < n);
+    if (slow == 0 && fast == 0) break;
+    if (__popc(slow) >= Deferred || fast == 0) {
+      if (pending) {
+        pending = false;
+        const double w = lbmc::dist::detail::normal_past_fast_path(t, entry, abscissa, words, math);
+        if (w == w) {
+          const double x = normal.mu + normal.sigma * w;
+          z = z < x ? x : z;
+          ++done;
+        }
+      }
+    } else if (!pending && done < n) {
+      lbmc::engine::before_draw(normal, words);
+      const lbmc::dist::detail::ZigguratPoint p = lbmc::dist::detail::ziggurat_point(t, words());
+      if (p.inside(t)) {
+        const double x = normal.mu + normal.sigma * p.z;
+        z = z < x ? x : z;
+        ++done;
+      } else {
+        pending = true;
+        entry = p.entry;
+        abscissa = p.z;
+      }
+    }
+  }
+  return z;
+}
 
 template <Variant V>
 __global__ void __launch_bounds__(kBlock) parts_kernel(PortableNormal normal, std::int64_t n, std::int64_t count,
@@ -125,6 +190,10 @@ __global__ void __launch_bounds__(kBlock) parts_kernel(PortableNormal normal, st
       const double x = normal(words);
       z = z < x ? x : z;
     }
+  } else if constexpr (V == Variant::normal_deferred_4 || V == Variant::normal_deferred_8 ||
+                       V == Variant::normal_deferred_16) {
+    PhiloxWords words = words_of(i);
+    z = deferred_normal_max<kDeferred<V>>(normal, words, n);
   } else {
     PhiloxWords words = words_of(i);
     for (std::int64_t k = 0; k < n; ++k) {
@@ -182,7 +251,7 @@ int main(int argc, char** argv) {
   const double normal_rate = rate<Variant::normal>(normal, n, count, out, plain);
   auto report = [&](Variant v, double r, bool same_as_normal) {
     const bool same = !same_as_normal || std::memcmp(plain.data(), values.data(), sizeof(double) * plain.size()) == 0;
-    std::printf("%-14s %8.2f e9/s  %5.2fx normal%s\n", kNames[static_cast<int>(v)], r, r / normal_rate,
+    std::printf("%-18s %8.2f e9/s  %5.2fx normal%s\n", kNames[static_cast<int>(v)], r, r / normal_rate,
                 same ? "" : "  VALUES DIFFER from normal");
   };
   report(Variant::philox, rate<Variant::philox>(normal, n, count, out, values), false);
@@ -192,5 +261,8 @@ int main(int argc, char** argv) {
   report(Variant::normal_on_demand, rate<Variant::normal_on_demand>(normal, n, count, out, values), true);
   report(Variant::normal, normal_rate, false);
   report(Variant::normal_smem, rate<Variant::normal_smem>(normal, n, count, out, values), true);
+  report(Variant::normal_deferred_4, rate<Variant::normal_deferred_4>(normal, n, count, out, values), true);
+  report(Variant::normal_deferred_8, rate<Variant::normal_deferred_8>(normal, n, count, out, values), true);
+  report(Variant::normal_deferred_16, rate<Variant::normal_deferred_16>(normal, n, count, out, values), true);
   return 0;
 }
