@@ -8,11 +8,14 @@
 # Every run's CSV is compared with the single-thread one: a difference is
 # an error.
 #
-# Usage: scripts/bench_scaling.sh [--quick] [--cores N] [--runs K]
+# Usage: scripts/bench_scaling.sh [--quick] [--cores N] [--runs K] [--work W]
 #   default: median of 3 runs per configuration, cases of about 4 s on one
 #   thread of a current x86-64 core; --quick: one run, an eighth of the work
 #   --cores N: the largest thread count (default: nproc)
 #   --runs K: the median of K runs per configuration (default 3)
+#   --work W: W times each case's replications (default 1), so that runs at
+#   many threads last long enough to read an efficiency from (W = 4 gives
+#   the 16-thread runs of an Intel Xeon about 1.2 s)
 #
 # stdout: CSV with the columns
 #   case,ranks,threads,wall_s,speedup,efficiency,run_s,run_speedup,run_efficiency
@@ -21,13 +24,14 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 lbmc=${LBMC_BINARY:-$root/build/release/lbmc}
-runs=3 scale=1
+runs=3 scale=1 factor=1
 cores=$(nproc)
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) runs=1 scale=8 ;;
     --cores) cores=$2; shift ;;
     --runs) runs=$2; shift ;;
+    --work) factor=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "bench_scaling: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -40,13 +44,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY
 
 # name|arguments (replications divided by $scale)
 cases=(
-  "maxload-brute-normal-n1024|maxload --dist normal:0,1 --n 1024 --reps $((1500000 / scale)) --method brute"
-  "maxshift-normal-n1024|maxshift --dist normal:0,1 --n 1024 --reps $((1200000 / scale))"
-  "maxshift-poisson-n4096|maxshift --dist poisson:10 --n 4096 --reps $((240000 / scale))"
-  "maxshift-normal-n16|maxshift --dist normal:0,1 --n 16 --reps $((10000000 / scale))"
-  "assign-N1e6-P1e6|assign --N 1e6 --P 1e6 --reps $((400 / scale))"
-  "dynamic-exp-p64|dynamic --model exponential --p 64 --kappa 4 --lambda 1 --reps $((80000 / scale))"
-  "maxload-direct-n65536|maxload --dist normal:0,1 --n 65536 --reps $((60000000 / scale)) --method direct --alpha 0.5"
+  "maxload-brute-normal-n1024|maxload --dist normal:0,1 --n 1024 --reps $((1500000 * factor / scale)) --method brute"
+  "maxshift-normal-n1024|maxshift --dist normal:0,1 --n 1024 --reps $((1200000 * factor / scale))"
+  "maxshift-poisson-n4096|maxshift --dist poisson:10 --n 4096 --reps $((240000 * factor / scale))"
+  "maxshift-normal-n16|maxshift --dist normal:0,1 --n 16 --reps $((10000000 * factor / scale))"
+  "assign-N1e6-P1e6|assign --N 1e6 --P 1e6 --reps $((400 * factor / scale))"
+  "dynamic-exp-p64|dynamic --model exponential --p 64 --kappa 4 --lambda 1 --reps $((80000 * factor / scale))"
+  "maxload-direct-n65536|maxload --dist normal:0,1 --n 65536 --reps $((60000000 * factor / scale)) --method direct --alpha 0.5"
 )
 
 # configurations: ranks x threads

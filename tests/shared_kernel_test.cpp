@@ -202,6 +202,7 @@ TEST_SUITE("fast") {
       stream.next_replication();
     }
   }
+
   TEST_CASE("shared kernel: a replication's steps change none of its outputs - whatever the draws between them use") {
     const std::uint64_t key = engine::philox_block_key(91, 3);
     for (std::uint64_t pattern = 0; pattern < 64; ++pattern) {
@@ -217,7 +218,6 @@ TEST_SUITE("fast") {
       }
     }
   }
-
 
   TEST_CASE("shared kernel: maxload's maxima under --rng philox are the device kernel's - replication by replication") {
     // Normal and exponential maxima go through the ziggurats' wedge tests and

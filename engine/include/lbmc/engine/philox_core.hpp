@@ -82,8 +82,8 @@ LBMC_HOST_DEVICE constexpr std::uint64_t philox_replication_base(std::uint64_t r
 //! whatever the thread's state, so that the threads of a GPU warp, which a
 //! rejection (a draw of more than one output) puts out of step, still make
 //! their calls together; a draw that finds no output left makes a call of
-//! its own. The outputs and their order are the stream's either way; the
-//! kernels of the rejection samplers run faster so than with a call
+//! its own. The outputs and their order are the stream's either way; a
+//! GPU kernel of a rejection sampler runs faster so than with a call
 //! whenever a thread runs out (bench/device_parts.cu, bench/RESULTS.md).
 class PhiloxWords {
  public:
