@@ -49,9 +49,17 @@ void check(cudaError_t status, const char* what) {
   std::exit(1);
 }
 
-__device__ PhiloxWords words_of(std::int64_t i) {
+// Thread i's replication: i mod 64 of block i / 64, with the block's key.
+struct Replication {
+  std::uint64_t key, block, index;
+};
+__device__ Replication replication_of(std::int64_t i) {
   const auto block = static_cast<std::uint64_t>(i / 64);
-  return PhiloxWords(lbmc::engine::philox_block_key(kSeed, block), block, static_cast<std::uint64_t>(i % 64));
+  return {lbmc::engine::philox_block_key(kSeed, block), block, static_cast<std::uint64_t>(i % 64)};
+}
+__device__ PhiloxWords words_of(std::int64_t i) {
+  const Replication r = replication_of(i);
+  return PhiloxWords(r.key, r.block, r.index);
 }
 
 // The stream's outputs with a Philox call whenever a thread has used the
@@ -167,11 +175,10 @@ __global__ void __launch_bounds__(kBlock) parts_kernel(PortableNormal normal, st
       z = z < x ? x : z;
     }
   } else if constexpr (V == Variant::philox_pairs) {
-    const auto block = static_cast<std::uint64_t>(i / 64);
-    const std::uint64_t key = lbmc::engine::philox_block_key(kSeed, block);
-    std::uint64_t call = lbmc::engine::philox_replication_base(static_cast<std::uint64_t>(i % 64));
+    const Replication rep = replication_of(i);
+    std::uint64_t call = lbmc::engine::philox_replication_base(rep.index);
     for (std::int64_t k = 0; k < n; k += 2) {
-      const auto r = lbmc::engine::philox_call(key, call++, block);
+      const auto r = lbmc::engine::philox_call(rep.key, call++, rep.block);
       const double a = static_cast<double>((r[0] | (std::uint64_t{r[1]} << 32)) >> 11) * 0x1p-53;
       const double b = static_cast<double>((r[2] | (std::uint64_t{r[3]} << 32)) >> 11) * 0x1p-53;
       z = z < a ? a : z;
@@ -184,8 +191,8 @@ __global__ void __launch_bounds__(kBlock) parts_kernel(PortableNormal normal, st
       z = z < x ? x : z;
     }
   } else if constexpr (V == Variant::normal_on_demand) {
-    const auto block = static_cast<std::uint64_t>(i / 64);
-    OnDemandWords words(lbmc::engine::philox_block_key(kSeed, block), block, static_cast<std::uint64_t>(i % 64));
+    const Replication rep = replication_of(i);
+    OnDemandWords words(rep.key, rep.block, rep.index);
     for (std::int64_t k = 0; k < n; ++k) {
       const double x = normal(words);
       z = z < x ? x : z;
@@ -222,6 +229,8 @@ double rate(const PortableNormal& normal, std::int64_t n, std::int64_t count, do
     check(cudaEventElapsedTime(&t, start, stop), "elapsed");
     if (run > 0) ms.push_back(t);
   }
+  check(cudaEventDestroy(start), "event");
+  check(cudaEventDestroy(stop), "event");
   std::sort(ms.begin(), ms.end());
   check(cudaMemcpy(host.data(), out, sizeof(double) * static_cast<std::size_t>(count), cudaMemcpyDeviceToHost),
         "copy");

@@ -42,7 +42,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=passive
 
-# name|arguments (replications divided by $scale)
+# name|arguments (replications times $factor, divided by $scale)
 cases=(
   "maxload-brute-normal-n1024|maxload --dist normal:0,1 --n 1024 --reps $((1500000 * factor / scale)) --method brute"
   "maxshift-normal-n1024|maxshift --dist normal:0,1 --n 1024 --reps $((1200000 * factor / scale))"
