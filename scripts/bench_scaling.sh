@@ -29,13 +29,18 @@ cores=$(nproc)
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) runs=1 scale=8 ;;
-    --cores) cores=$2; shift ;;
-    --runs) runs=$2; shift ;;
-    --work) factor=$2; shift ;;
+    --cores | --runs | --work)
+      [[ $# -ge 2 ]] || { echo "bench_scaling: $1 needs a positive integer" >&2; exit 2; }
+      case "$1" in --cores) cores=$2 ;; --runs) runs=$2 ;; --work) factor=$2 ;; esac
+      shift ;;
     -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "bench_scaling: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
+done
+for option in "cores $cores" "runs $runs" "work $factor"; do
+  read -r name value <<<"$option"
+  [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "bench_scaling: --$name needs a positive integer, got '$value'" >&2; exit 2; }
 done
 [[ -x "$lbmc" ]] || { echo "bench_scaling: build lbmc first (scripts/build.sh)" >&2; exit 2; }
 work=$(mktemp -d)
