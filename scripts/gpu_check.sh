@@ -22,7 +22,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 lbmc=${LBMC_BINARY:-$root/build/release/lbmc}
 quick=()
 repeats=3
-[[ ${1:-} == --quick ]] && { quick=(--quick); repeats=1; }
+[[ ${1:-} == --quick ]] && { quick=(--quick); repeats=1; shift; }
+[[ $# -eq 0 ]] || { echo "gpu_check: unknown argument '$1' (usage: scripts/gpu_check.sh [--quick])" >&2; exit 2; }
 [[ -x "$lbmc" ]] || { echo "gpu_check: no lbmc at $lbmc (scripts/build.sh, or set LBMC_BINARY)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
