@@ -407,8 +407,8 @@ fi
 # Each task-time sampler through maxload by brute force at n = 65536 (a draw
 # and a compare per variate), against NumPy's generator for the same law:
 # the negative binomial on its tables (1000,0.01 from 0, 1e4,0.01 from a
-# low quantile, 1e5,0.01 a wide one from there, all by the cubic guide) and
-# past them (1e6,0.01, block rejection), and
+# low quantile, 1e5,0.01 and 1e6,0.01 wide ones from there, all by the cubic
+# guide) and past them (1e7,0.01, block rejection), and
 # the empirical law of 10^5 measured times (lognormal values written once by
 # NumPy from the run's seed; NumPy's peer is rng.choice of the sorted values).
 if want sampler; then
@@ -421,11 +421,11 @@ np.savetxt(sys.argv[1], np.random.default_rng(int(sys.argv[2])).lognormal(0.0, 0
   cases=()
   for law in "gamma:2.5,2" "gamma:0.3,1" "lognormal:0,0.5" "weibull:1.5,2" "pareto:4.5,1" "geometric:0.3" \
     "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01" "negbinomial:1e5,0.01" \
-    "negbinomial:1e6,0.01" "empirical:$times_file"; do
+    "negbinomial:1e6,0.01" "negbinomial:1e7,0.01" "empirical:$times_file"; do
     cases+=("maxload 65536 $law")
   done
   for law in "geometric:0.3" "negbinomial:3,0.4" "negbinomial:1000,0.01" "negbinomial:1e4,0.01" \
-    "negbinomial:1e5,0.01" "negbinomial:1e6,0.01"; do
+    "negbinomial:1e5,0.01" "negbinomial:1e6,0.01" "negbinomial:1e7,0.01"; do
     cases+=("maxshift 1024 $law")
   done
   for entry in "${cases[@]}"; do

@@ -126,7 +126,8 @@ TEST_SUITE("fast") {
     check_same_draws(dist::NegBinomialSampler({1e4, 0.01}), 19);   // a table from a lower quantile
     check_same_draws(dist::NegBinomialSampler({1e5, 0.01}), 20);   // a wide table from a lower quantile
     check_same_draws(dist::NegBinomialSampler({0.3, 3e-5}), 21);   // a wide table from 0
-    check_same_draws(dist::NegBinomialSampler({1e6, 0.01}), 15);   // block rejection
+    check_same_draws(dist::NegBinomialSampler({1e6, 0.01}), 15);   // a table past 2^20 cells
+    check_same_draws(dist::NegBinomialSampler({1e7, 0.01}), 23);   // block rejection
     check_same_draws(dist::NegBinomialSampler({2.0, 1.0}), 16);    // the point 0
     // No integer() of its own: the double, converted.
     check_same_draws(WholeOutputs{}, 17);
@@ -156,7 +157,7 @@ TEST_SUITE("fast") {
     check_same_maxima(dist::NegBinomialSampler({0.05, 0.02}), 15);  // the upper tail's search
     check_same_maxima(dist::NegBinomialSampler({1e4, 0.01}), 20);   // a table from a lower quantile
     check_same_maxima(dist::NegBinomialSampler({1e5, 0.01}), 21);   // a wide table from a lower quantile
-    check_same_maxima(dist::NegBinomialSampler({1e6, 0.01}), 16);   // block rejection
+    check_same_maxima(dist::NegBinomialSampler({1e7, 0.01}), 16);   // block rejection
     check_same_maxima(WholeOutputs{}, 17);
     check_same_maxima(dist::NegBinomialSampler({0.5, 1e-6}), 18);  // block rejection, log-convex
   }
@@ -165,7 +166,7 @@ TEST_SUITE("fast") {
     // Past the first draws nearly every output is quiet (settled, and in a
     // block that ends at or below the largest so far): skipping one that is
     // not would change the value or the generator's place.
-    for (const dist::NegBinomial law : {dist::NegBinomial{1e6, 0.01}, dist::NegBinomial{0.5, 1e-6}}) {
+    for (const dist::NegBinomial law : {dist::NegBinomial{1e7, 0.01}, dist::NegBinomial{0.5, 1e-6}}) {
       CAPTURE(law.r);
       const dist::NegBinomialSampler sampler(law);
       REQUIRE(sampler.blocks() != nullptr);
@@ -208,7 +209,8 @@ TEST_SUITE("fast") {
     check_same_prefix_sums(dist::NegBinomialSampler({1e4, 0.01}), 19);   // a table from a lower quantile
     check_same_prefix_sums(dist::NegBinomialSampler({1e5, 0.01}), 20);   // a wide table from a lower quantile
     check_same_prefix_sums(dist::NegBinomialSampler({0.3, 3e-5}), 21);   // a wide table from 0
-    check_same_prefix_sums(dist::NegBinomialSampler({1e6, 0.01}), 12);   // block rejection
+    check_same_prefix_sums(dist::NegBinomialSampler({1e6, 0.01}), 12);   // a table past 2^20 cells
+    check_same_prefix_sums(dist::NegBinomialSampler({1e7, 0.01}), 24);   // block rejection
     check_same_prefix_sums(dist::GeometricSampler({0.3}), 13);   // the table
     check_same_prefix_sums(dist::GeometricSampler({0.02}), 17);  // the ziggurat
     check_same_prefix_sums(WholeOutputs{}, 14);

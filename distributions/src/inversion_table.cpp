@@ -12,6 +12,7 @@
 
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/pcg64_pair.hpp"
+#include "lbmc/engine/scratch_vector.hpp"
 
 namespace lbmc::dist {
 
@@ -45,13 +46,13 @@ OutputRange output_range(engine::Generator& gen, std::int64_t count) noexcept {
 // thresholds are their exact integer partial sums, so no cell inherits the
 // rounding of a cumulative sum. The rounding residue (~1e-15) goes to the
 // most likely cell.
-InversionTable::InversionTable(double lo, const std::vector<double>& probs, double below,
+InversionTable::InversionTable(double lo, std::span<const double> probs, double below,
                                double above)
     : lo_(lo), below_(below), above_(above), n_(probs.size()) {
   constexpr double kOne = 0x1.0p63;
   auto quantize = [](double p) { return static_cast<std::uint64_t>(std::llround(p * 0x1.0p63)); };
   if (n_ == 0 || n_ >= (std::size_t{1} << 30)) throw std::logic_error("inversion table size");
-  std::vector<std::uint64_t> q(n_);
+  engine::ScratchVector<std::uint64_t> q(n_);  // every width written below
   std::uint64_t total = quantize(below) + quantize(above);
   std::size_t mode = 0;
   for (std::size_t j = 0; j < n_; ++j) {

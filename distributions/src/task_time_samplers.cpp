@@ -20,6 +20,7 @@
 #include "lbmc/dist/paired_draws.hpp"
 #include "lbmc/engine/errors.hpp"
 #include "lbmc/engine/math_policy.hpp"
+#include "lbmc/engine/scratch_vector.hpp"
 
 // No fused multiply-add anywhere in this file (sampler_support.hpp).
 LBMC_SAMPLER_NO_FP_CONTRACT
@@ -32,11 +33,11 @@ using engine::InputError;
 bool positive_finite(double x) { return std::isfinite(x) && x > 0.0; }
 
 // The negative binomial's table from 0, where its mean is below 2^18; a
-// wide one, from a low quantile (R > 1) or from 0 (R <= 1), up to 2^20
-// cells (NegBinomial(1e5, 0.01): 443 593 cells, about 0.4 s of setup on
-// one core; NegBinomial(3e5, 0.01): 768 318, 32 MiB at the peak).
+// wide one, from a low quantile (R > 1) or from 0 (R <= 1), up to 2^21
+// cells (NegBinomial(1e5, 0.01): 443 593 cells; NegBinomial(1e6, 0.01):
+// 1 402 744, a short run of 0.23 s on one core and 61 MiB at the peak).
 constexpr std::size_t kMaxTableCells = std::size_t{1} << 18;
-constexpr std::size_t kMaxWideTableCells = std::size_t{1} << 20;
+constexpr std::size_t kMaxWideTableCells = std::size_t{1} << 21;
 // The masses a table's first chunk computes, and its largest chunk.
 constexpr std::size_t kFirstMassChunk = 256;
 constexpr std::size_t kLargestMassChunk = 65536;
@@ -47,16 +48,39 @@ constexpr double kTableTail = 0x1p-40;
 // table's search (2^-6 at P = 0.02), and below P = 0.0125 there is none.
 constexpr double kSmallestTabledP = 0.05;
 
-// masses[j] = f(lo + j) of `d`, computed by the threads (the same values
-// for any number of them); an exception of Boost's leaves the loop first.
+// A table's masses come in runs of kAnchorSpacing cells: Boost's pdf at
+// the run's first cell (its anchor), then the ratios f(k+1)/f(k) = (k +
+// R)(1 - P)/(k + 1) in double-double (about 1e-30 of relative error a
+// step, far below the anchor's own), each mass rounded once. Boost's pdf at
+// every cell took about 1 µs a cell, a step about 50 ns.
+constexpr std::size_t kAnchorSpacing = 4096;
+
+// masses[j] = f(lo + j) of `d`, NegBinomial(r, p), the runs from masses'
+// first computed by the threads (the same values for any number of them);
+// an exception of Boost's leaves the loop first.
 template <class Distribution>
-void compute_masses(const Distribution& d, double lo, std::span<double> masses) {
-  const auto count = static_cast<std::int64_t>(masses.size());
+void compute_masses(const Distribution& d, double r, double p, double lo, std::span<double> masses) {
+  const dd::DD q = dd::two_sum(1.0, -p);
+  const auto runs = static_cast<std::int64_t>((masses.size() + kAnchorSpacing - 1) / kAnchorSpacing);
   std::exception_ptr failure;
-#pragma omp parallel for schedule(static) if (count > 1024)
-  for (std::int64_t j = 0; j < count; ++j) {
+#pragma omp parallel for schedule(static) if (runs > 1)
+  for (std::int64_t run = 0; run < runs; ++run) {
+    const std::size_t begin = static_cast<std::size_t>(run) * kAnchorSpacing;
+    const std::size_t end = std::min(begin + kAnchorSpacing, masses.size());
     try {
-      masses[static_cast<std::size_t>(j)] = boost::math::pdf(d, lo + static_cast<double>(j));
+      dd::DD f{};
+      for (std::size_t j = begin; j < end; ++j) {
+        const double k = lo + static_cast<double>(j);
+        // Boost's at the anchor, and wherever the masses lie below the
+        // normal doubles (the far left of a table from 0), where the
+        // ratios would carry an underflow on.
+        if (j == begin || !(f.hi >= std::numeric_limits<double>::min())) {
+          f = dd::DD{boost::math::pdf(d, k)};
+        } else {
+          f = f * (dd::two_sum(k - 1.0, r) * q) / dd::DD{k};
+        }
+        masses[j] = f.hi;
+      }
     } catch (...) {
 #pragma omp critical(lbmc_negbinomial_masses)
       if (!failure) failure = std::current_exception();
@@ -236,19 +260,22 @@ bool NegBinomialSampler::build_table(double lo, std::size_t max_cells) {
   // The masses from lo up to hi, where the tail beyond is below kTableTail:
   // past the mode the ratio f(k+1)/f(k) = (k+r)(1-p)/(k+1) moves
   // monotonically towards 1-p, so P(X > k) <= f(k+1)/(1 - max(ratio(k+1), 1-p)).
-  // Boost's pdf is most of a wide table's setup: the threads compute the
-  // masses a chunk at a time, the sums and the test run in order, so the
-  // table is the same for any number of threads.
+  // The masses come a chunk at a time (compute_masses), the sums and the
+  // test run in order, so the table is the same for any number of threads.
   const double q = 1.0 - law_.p;
   const double mode = law_.r > 1.0 ? std::floor((law_.r - 1.0) * q / law_.p) : 0.0;
-  std::vector<double> probs;
+  // Grown in place a chunk at a time, each mass written once (no zeroing,
+  // huge pages: a wide table's first writes were most of what its setup
+  // spent outside the masses, in page faults).
+  engine::ScratchVector<double> probs;
+  probs.reserve(max_cells);
   double total = 0.0;
   bool ended = false;
   for (std::size_t chunk = kFirstMassChunk; !ended; chunk = std::min(2 * chunk, kLargestMassChunk)) {
     const std::size_t begin = probs.size();
     if (begin >= max_cells) return false;
     probs.resize(std::min(begin + chunk, max_cells));
-    compute_masses(d, lo + static_cast<double>(begin), std::span(probs).subspan(begin));
+    compute_masses(d, law_.r, law_.p, lo + static_cast<double>(begin), std::span(probs).subspan(begin));
     for (std::size_t j = begin; j < probs.size(); ++j) {
       const double k = lo + static_cast<double>(j);
       const double f = probs[j];
@@ -272,9 +299,14 @@ bool NegBinomialSampler::build_table(double lo, std::size_t max_cells) {
 }
 
 void NegBinomialSampler::build_guides() {
-  std::vector<std::int64_t> values(table_.size() + 2, -1);
-  for (std::size_t i = 1; i <= table_.size(); ++i) values[i] = first_value_ + static_cast<std::int64_t>(i - 1);
-  value_guide_ = CellValueGuide(table_, SharedArray(std::move(values)));
+  // A wide table spreads its draws over far more cells than the value
+  // guide's 4096 buckets could hold one cut each: it goes to the cubic
+  // guide without the cells' values (8 bytes a cell) or the try.
+  if (table_.size() <= kMaxTableCells) {
+    std::vector<std::int64_t> values(table_.size() + 2, -1);
+    for (std::size_t i = 1; i <= table_.size(); ++i) values[i] = first_value_ + static_cast<std::int64_t>(i - 1);
+    value_guide_ = CellValueGuide(table_, SharedArray(std::move(values)));
+  }
   if (value_guide_.empty()) cubic_guide_ = CubicCellGuide(table_, first_value_);
 }
 

@@ -1,6 +1,6 @@
 // Rejection from a hat that is constant on blocks of consecutive integers,
 // for unimodal integer laws too wide for a table of their cells: the
-// negative binomial past 2^20 cells (task_time_samplers.hpp). Part of
+// negative binomial past 2^21 cells (task_time_samplers.hpp). Part of
 // samplers.hpp, which is the header to include.
 //
 // Design note

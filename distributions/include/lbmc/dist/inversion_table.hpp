@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -45,7 +46,7 @@ class InversionTable {
   //! An empty table (size 0); assign a built one before calling locate.
   InversionTable() = default;
   //! `probs[j]` = P(X = lo + j); `below` = P(X < lo); `above` = P(X > lo + n - 1).
-  InversionTable(double lo, const std::vector<double>& probs, double below, double above);
+  InversionTable(double lo, std::span<const double> probs, double below, double above);
   //! From integer widths already quantized: `widths` = [below, cell 1, ...,
   //! cell n, above], at least 3 of them, summing to 2^63 (any may be 0).
   InversionTable(double lo, const std::vector<std::uint64_t>& widths);

@@ -46,14 +46,17 @@
 //   the table is too wide for that one by its cubic guide
 //   (cubic_cell_guide.hpp); beyond hi an exact sequential search on the
 //   conditional tail. Where that table would pass 2^18 cells (always from a
-//   mean of 2^18), a wide table of up to 2^20 cells: for R > 1 from lo, a
+//   mean of 2^18), a wide table of up to 2^21 cells: for R > 1 from lo, a
 //   little below the quantile 2^-40, with the search walking down from
 //   lo - 1 below it (NegBinomial(1e4, 0.01): 140 000 cells from 921 481;
-//   NegBinomial(1e5, 0.01): 443 593), for R <= 1 from 0. The threads
-//   compute its masses (Boost's pdf, most of the setup: NegBinomial(1e5,
-//   0.01) about 0.4 s on one core, 0.3 s on two). When that one would pass
-//   2^20 cells too (sd past about 7e4, or R <= 1 with a tail past 2^20):
-//   rejection from a hat constant on blocks (block_rejection.hpp),
+//   NegBinomial(1e5, 0.01): 443 593; NegBinomial(1e6, 0.01): 1 402 744),
+//   for R <= 1 from 0. A table's masses: Boost's pdf every 4096 cells, the
+//   ratio of successive masses in double-double between, the threads taking
+//   runs of 4096 (a short run on one core: 0.08 s at NegBinomial(1e5,
+//   0.01); 0.23 s and 61 MiB at the peak at NegBinomial(1e6, 0.01)). When
+//   the wide table would pass 2^21 cells too (sd past about 1.5e5, or R <= 1
+//   with a tail past 2^21): rejection from a hat constant on blocks
+//   (block_rejection.hpp),
 //   for every R and P the law table admits: log-concave for R >= 1
 //   (blocks out from the mode), log-convex and decreasing for R < 1 (blocks
 //   out from 0, single values at first). Its masses are Loader's
@@ -238,7 +241,7 @@ class ParetoSampler {
 };
 
 //! Sampler for NegBinomial{r, p} (failures): table inversion, or rejection
-//! from a hat constant on blocks past 2^20 cells.
+//! from a hat constant on blocks past 2^21 cells.
 class NegBinomialSampler {
  public:
   //! Throws engine::InputError unless r > 0 and 0 < p <= 1. Every variate
@@ -345,7 +348,7 @@ class NegBinomialSampler {
   InversionTable table_;
   CellValueGuide value_guide_;  // cell i holds the value first_value_ + i - 1; the tails -1
   CubicCellGuide cubic_guide_;  // where the table is too wide for value_guide_
-  std::shared_ptr<const BlockRejection> blocks_;  // past 2^20 cells
+  std::shared_ptr<const BlockRejection> blocks_;  // past 2^21 cells
 };
 
 //! Sampler for Geometric{p} (trials): inversion of the table of its masses
