@@ -83,7 +83,13 @@ wall_of() {  # ranks threads args... -> "process_seconds run_seconds" (also leav
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-echo "bench_scaling: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $cores cores, MPI $((mpi ? 1 : 0))" >&2
+# The machine's topology: where the threads asked for pass its physical
+# cores, they share them (SMT), and the efficiency there says so.
+topology=$(lscpu 2>/dev/null | awk -F: '/^Socket\(s\)/ { s = $2 + 0 } /^Core\(s\) per socket/ { c = $2 + 0 }
+  /^Thread\(s\) per core/ { t = $2 + 0 }
+  END { if (s && c && t) printf "%d socket(s) x %d cores x %d thread(s) a core", s, c, t }')
+echo "bench_scaling: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $cores cores" \
+  "(${topology:-topology unknown}), MPI $((mpi ? 1 : 0))" >&2
 echo "case,ranks,threads,wall_s,speedup,efficiency,run_s,run_speedup,run_efficiency"
 for entry in "${cases[@]}"; do
   name=${entry%%|*}
