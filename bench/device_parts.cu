@@ -204,8 +204,7 @@ __global__ void __launch_bounds__(kBlock) parts_kernel(PortableNormal normal, st
   } else {
     PhiloxWords words = words_of(i);
     for (std::int64_t k = 0; k < n; ++k) {
-      lbmc::engine::before_draw(normal, words);
-      const double x = normal(words);
+      const double x = lbmc::engine::stepped_draw(normal, words);
       z = z < x ? x : z;
     }
   }

@@ -55,12 +55,13 @@ constexpr double kSmallestTabledP = 0.05;
 // every cell took about 1 µs a cell, a step about 50 ns.
 constexpr std::size_t kAnchorSpacing = 4096;
 
-// masses[j] = f(lo + j) of `d`, NegBinomial(r, p), the runs from masses'
-// first computed by the threads (the same values for any number of them);
-// an exception of Boost's leaves the loop first.
-template <class Distribution>
-void compute_masses(const Distribution& d, double r, double p, double lo, std::span<double> masses) {
-  const dd::DD q = dd::two_sum(1.0, -p);
+// masses[j] = f(lo + j) of `d`, the runs from masses' first computed by
+// the threads (the same values for any number of them); an exception of
+// Boost's leaves the loop first.
+void compute_masses(const boost::math::negative_binomial_distribution<double, engine::MathPolicy>& d, double lo,
+                    std::span<double> masses) {
+  const double r = d.successes();
+  const dd::DD q = dd::two_sum(1.0, -d.success_fraction());
   const auto runs = static_cast<std::int64_t>((masses.size() + kAnchorSpacing - 1) / kAnchorSpacing);
   std::exception_ptr failure;
 #pragma omp parallel for schedule(static) if (runs > 1)
@@ -275,7 +276,7 @@ bool NegBinomialSampler::build_table(double lo, std::size_t max_cells) {
     const std::size_t begin = probs.size();
     if (begin >= max_cells) return false;
     probs.resize(std::min(begin + chunk, max_cells));
-    compute_masses(d, law_.r, law_.p, lo + static_cast<double>(begin), std::span(probs).subspan(begin));
+    compute_masses(d, lo + static_cast<double>(begin), std::span(probs).subspan(begin));
     for (std::size_t j = begin; j < probs.size(); ++j) {
       const double k = lo + static_cast<double>(j);
       const double f = probs[j];

@@ -22,8 +22,7 @@ LBMC_HOST_DEVICE inline double max_of_draws(const Sampler& draw, Words& words, d
     return z < x ? x : z;
   } else {
     for (std::int64_t i = 0; i < count; ++i) {
-      engine::before_draw(draw, words);
-      const double x = draw(words);
+      const double x = engine::stepped_draw(draw, words);
       z = z < x ? x : z;
     }
     return z;
@@ -36,8 +35,7 @@ LBMC_HOST_DEVICE inline double replication_max(const Sampler& draw, Words& words
   if constexpr (requires { draw.max_of(words, n); }) {
     return draw.max_of(words, n);
   } else {
-    engine::before_draw(draw, words);
-    const double first = draw(words);
+    const double first = engine::stepped_draw(draw, words);
     return max_of_draws(draw, words, first, n - 1);
   }
 }

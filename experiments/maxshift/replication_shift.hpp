@@ -53,17 +53,13 @@ LBMC_HOST_DEVICE inline ShiftValues replication_shift(const Sampler& draw, Words
                                                       double scale) {
   Words again = words;
   double total = 0.0;
-  for (std::int64_t k = 0; k < n; ++k) {
-    engine::before_draw(draw, words);
-    total += draw(words);
-  }
+  for (std::int64_t k = 0; k < n; ++k) total += engine::stepped_draw(draw, words);
   const double mean = total / static_cast<double>(n);
   double y = 0.0;
   double high = 0.0;
   double low = 0.0;
   for (std::int64_t k = 1; k < n; ++k) {
-    engine::before_draw(draw, again);
-    y += draw(again);
+    y += engine::stepped_draw(draw, again);
     const double v = bridge_value(y, mean, static_cast<double>(k));
     high = v > high ? v : high;
     low = v < low ? v : low;
@@ -105,17 +101,13 @@ LBMC_HOST_DEVICE inline IntegerShiftValues replication_integer_shift(const Sampl
                                                                      std::int64_t n, double scale_per_n) {
   Words again = words;
   std::int64_t total = 0;
-  for (std::int64_t k = 0; k < n; ++k) {
-    engine::before_draw(draw, words);
-    total += static_cast<std::int64_t>(draw(words));
-  }
+  for (std::int64_t k = 0; k < n; ++k) total += static_cast<std::int64_t>(engine::stepped_draw(draw, words));
   if (total <= 0) return {0.0, 0.0, false, 0, 0};
   std::int64_t y = 0;
   DeviceInt128 high = 0;
   DeviceInt128 low = 0;
   for (std::int64_t k = 1; k < n; ++k) {
-    engine::before_draw(draw, again);
-    y += static_cast<std::int64_t>(draw(again));
+    y += static_cast<std::int64_t>(engine::stepped_draw(draw, again));
     const DeviceInt128 u = DeviceInt128{y} * n - DeviceInt128{k} * total;
     high = u > high ? u : high;
     low = u < low ? u : low;

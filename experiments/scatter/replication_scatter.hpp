@@ -28,10 +28,7 @@ template <class Sampler, class Words>
 LBMC_HOST_DEVICE inline double processor_time(const Sampler& draw, Words& words, std::int64_t tasks) {
   LBMC_SAMPLER_NO_FP_CONTRACT
   double t = 0.0;
-  for (std::int64_t i = 0; i < tasks; ++i) {
-    engine::before_draw(draw, words);
-    t += draw(words);
-  }
+  for (std::int64_t i = 0; i < tasks; ++i) t += engine::stepped_draw(draw, words);
   return t;
 }
 

@@ -55,4 +55,12 @@ LBMC_HOST_DEVICE LBMC_FORCE_INLINE void before_draw(const Sampler& /*sampler*/, 
   if constexpr (requires { words.step(); } && !requires { requires Sampler::kFixedOutputs; }) words.step();
 }
 
+//! One draw of `sampler` from `words`, its step before it (before_draw):
+//! what a replication's loop calls for each draw.
+template <class Sampler, class Words>
+LBMC_HOST_DEVICE LBMC_FORCE_INLINE auto stepped_draw(const Sampler& sampler, Words& words) {
+  before_draw(sampler, words);
+  return sampler(words);
+}
+
 }  // namespace lbmc::engine
