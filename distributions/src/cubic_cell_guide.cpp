@@ -100,8 +100,9 @@ std::optional<CubicCellGuide::Bucket> fit(const InversionTable& table, std::int6
       if (r > r_lo && r < r_hi) worst = std::max(worst, error(r));
     }
   }
-  // Horner's rounding in double: at most gamma_6 (1 + ...) · sum |c_d| r^d;
-  // 8 units of 2^-53 cover it and this evaluation's own rounding.
+  // The draw's rounding in double (Estrin's scheme, design note): at most
+  // gamma_5 · sum |c_d| r^d; 8 units of 2^-53 cover it and this
+  // evaluation's own rounding.
   long double magnitude = 0.0L;
   long double power = 1.0L;
   for (int d = 0; d < 4; ++d, power *= span) magnitude += std::fabs(static_cast<long double>(b.c[d])) * power;
