@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -292,6 +293,38 @@ TEST_SUITE("fast") {
     expected.push_back(next_value++);
     REQUIRE(kept.count() == static_cast<std::int64_t>(expected.size()));
     CHECK(std::ranges::equal(kept.finalize().sorted_values(), expected));
+  }
+
+  // One-value blocks carved back to back, each in a store of its own (as a
+  // GPU run's blocks are folded), merged pairwise up a tree, where each
+  // merge joins the blocks; then merges out of the chunk's order, of one
+  // store twice, and of a store appended to since: every value counts as
+  // often as it was merged, no more.
+  TEST_CASE("quantile store: blocks that follow each other in a chunk join - values counted as merged") {
+    std::vector<QuantileStore> stores(64);
+    for (std::size_t i = 0; i < stores.size(); ++i) stores[i].append(1)[0] = static_cast<double>(i);
+    for (std::size_t width = 1; width < stores.size(); width *= 2) {
+      for (std::size_t i = 0; i + width < stores.size(); i += 2 * width) stores[i].merge(stores[i + width]);
+    }
+    std::vector<double> expected(64);
+    std::iota(expected.begin(), expected.end(), 0.0);
+    CHECK(std::ranges::equal(stores[0].finalize().sorted_values(), expected));
+
+    QuantileStore a, b, c;
+    a.append(1)[0] = 1.0;
+    b.append(1)[0] = 2.0;
+    c.append(1)[0] = 3.0;
+    a.merge(c);  // c does not start where a ends: b lies between
+    a.merge(b);
+    const std::span<double> more = b.append(2);  // after c's block
+    more[0] = 4.0;
+    more[1] = 5.0;
+    b.merge(c);
+    a.merge(b);
+    a.merge(b);
+    CHECK(std::ranges::equal(b.finalize().sorted_values(), std::vector<double>{2.0, 3.0, 4.0, 5.0}));
+    CHECK(std::ranges::equal(a.finalize().sorted_values(),
+                             std::vector<double>{1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0, 4.0, 5.0, 5.0}));
   }
 }
 

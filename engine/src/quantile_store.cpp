@@ -34,7 +34,6 @@ std::int64_t binomial_count(std::int64_t count, double alpha, double prob) {
 // append()'s chunks (quantile_store.hpp): a block of more than an eighth of
 // a chunk has storage of its own.
 constexpr std::size_t kChunkValues = scratch_detail::kHugePageBytes / sizeof(double);
-constexpr std::size_t kValuesPerLine = 8;  // a block starts on a 64-byte boundary
 
 struct ChunkCursor {
   std::shared_ptr<ScratchVector<double>> chunk;
@@ -54,7 +53,7 @@ std::pair<std::shared_ptr<ScratchVector<double>>, std::span<double>> carve(std::
     cursor.used = 0;
   }
   const std::span<double> values(cursor.chunk->data() + cursor.used, count);
-  cursor.used = std::min(kChunkValues, (cursor.used + count + kValuesPerLine - 1) / kValuesPerLine * kValuesPerLine);
+  cursor.used += count;
   return {cursor.chunk, values};
 }
 
@@ -139,9 +138,22 @@ ScratchVector<double>& QuantileStore::grow_block() {
   return *blocks_.back().storage;
 }
 
+bool QuantileStore::Block::precedes(const Block& next) const noexcept {
+  return !growable && !next.growable && storage == next.storage && values.data() + values.size() == next.values.data();
+}
+
+void QuantileStore::push_block(Block block) {
+  if (!blocks_.empty() && blocks_.back().precedes(block)) {
+    Block& last = blocks_.back();
+    last.values = std::span<double>(last.values.data(), last.values.size() + block.values.size());
+  } else {
+    blocks_.push_back(std::move(block));
+  }
+}
+
 std::span<double> QuantileStore::append(std::size_t count) {
   auto [storage, values] = carve(count);
-  blocks_.push_back({std::move(storage), values, false});
+  push_block({std::move(storage), values, false});
   count_ += static_cast<std::int64_t>(count);
   gathered_ = false;
   finalized_ = false;
@@ -159,7 +171,7 @@ void QuantileStore::merge(const QuantileStore& other) {
       const std::span<double> values(*copy);
       blocks_.push_back({std::move(copy), values, false});
     }
-    blocks_.insert(blocks_.end(), other.blocks_.begin(), other.blocks_.end());
+    for (const Block& block : other.blocks_) push_block(block);
     count_ += other.count_;
     gathered_ = false;
     return;

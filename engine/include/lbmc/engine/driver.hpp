@@ -180,10 +180,11 @@ concept RunsOnDevice = requires(const Kernel& kernel, const DeviceLaunchPlan& pl
 //! slots in turn, and while the device computes one range, the host's
 //! threads fold the other's blocks into the reduction, each as kernel.run()
 //! would have built it. A stop is looked for between ranges. A block's fold
-//! is short, so each thread folds a contiguous share of the range into a
-//! reduction of its own and hands the shared one only the subtrees left at
-//! its share's edges: the same merges (the tree is fixed by the block
-//! indices), without a lock taken per block.
+//! is short, so each thread folds a contiguous share of the range, in
+//! block order, into a reduction of its own (AscendingReduction) and hands
+//! the shared one only the subtrees left at its share's edges: the same
+//! merges (the tree is fixed by the block indices), without a lock taken
+//! per block.
 template <class Kernel>
 void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_t first, std::int64_t last,
                           std::int64_t reps_limit, BlockReduction<typename Kernel::Accumulator>& reduction,
@@ -215,7 +216,7 @@ void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_
 #pragma omp parallel num_threads(plan.threads) reduction(+ : folded)
     {
       const EmbeddingScope scope(embedding);
-      BlockReduction<typename Kernel::Accumulator> share;
+      AscendingReduction<typename Kernel::Accumulator> share;
 #pragma omp for schedule(static) nowait
       for (std::int64_t b = begin; b < end; ++b) {
         if (is_held[static_cast<std::size_t>(b - begin)] != 0) continue;
@@ -225,7 +226,7 @@ void run_blocks_on_device(const RunPlan& plan, const Kernel& kernel, std::int64_
           kernel.fold(values.subspan(static_cast<std::size_t>((b - begin) * plan.block_reps * stride),
                                      static_cast<std::size_t>(size * stride)),
                       acc);
-          share.add({0, b}, std::move(acc));
+          share.add(b, std::move(acc));
           folded += size;
         } catch (...) {
           const std::lock_guard lock(failure_mutex);

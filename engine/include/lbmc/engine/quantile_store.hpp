@@ -46,6 +46,11 @@
 // of 4096 then take one page fault per 2 MiB instead of one per 4 KiB, and
 // on a virtual machine the small faults cost twice the draws themselves. A
 // chunk lives while any block in it does; a thread keeps its last chunk.
+// Blocks are carved back to back, so the blocks one thread appends in turn
+// (a GPU run's one-replication blocks, folded in block order) lie end to
+// end, and a store that appends or merges a block following its last one
+// in the same chunk extends that one: merging a thread's run of blocks up
+// the reduction's tree stays one entry a chunk instead of one a block.
 #pragma once
 
 #include <cstddef>
@@ -221,8 +226,12 @@ class QuantileStore {
     std::shared_ptr<ScratchVector<double>> storage;
     std::span<double> values;
     bool growable = false;
+    // `next`'s values follow these in the same chunk (neither growable).
+    bool precedes(const Block& next) const noexcept;
   };
   std::vector<Block> blocks_;
+  // Adds a block after the last, into it where it follows it in its chunk.
+  void push_block(Block block);
   // Exact values gathered into one array and sorted (radix_sort.hpp, on the
   // OpenMP threads) by finalize(): every read is a look-up.
   ScratchVector<double> values_;

@@ -135,4 +135,36 @@ class BlockReduction {
   std::map<Key, Accumulator> pending_;
 };
 
+//! The same merges as BlockReduction for one thread that adds its blocks
+//! in increasing order (a gap allowed): a node's left sibling, when
+//! present, is the node just added before it, so the nodes wait on a stack
+//! instead of in a map under a lock.
+template <class Accumulator>
+class AscendingReduction {
+ public:
+  using Node = typename BlockReduction<Accumulator>::Node;
+
+  //! Adds block `block`'s accumulator; throws std::logic_error for a block
+  //! not past the last one added.
+  void add(std::int64_t block, Accumulator acc) {
+    if (!nodes_.empty() && nodes_.back().id.end() > block) {
+      throw std::logic_error("ascending reduction: blocks out of order");
+    }
+    NodeId id{0, block};
+    while ((id.index & 1) != 0 && !nodes_.empty() && nodes_.back().id.level == id.level &&
+           nodes_.back().id.index == id.index - 1) {
+      merge_field(nodes_.back().acc, acc);  // the left child absorbs the right one
+      acc = std::move(nodes_.back().acc);
+      nodes_.pop_back();
+      id = NodeId{id.level + 1, id.index >> 1};
+    }
+    nodes_.push_back({id, std::move(acc)});
+  }
+  //! The nodes not merged, in block order (moved out).
+  std::vector<Node> take_nodes() { return std::exchange(nodes_, {}); }
+
+ private:
+  std::vector<Node> nodes_;
+};
+
 }  // namespace lbmc::engine
