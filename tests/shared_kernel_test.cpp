@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -354,6 +355,43 @@ TEST_SUITE("fast") {
       const dist::Binomial binomial{40, 0.9};
       check_law(binomial, dist::BinomialSampler(binomial).portable(), n);
     }
+  }
+
+  TEST_CASE("shared kernel: the integer bridge's extremes are n*Y_k - k*T's in 64 bits and past them in 128") {
+    // u_k stepped by n·X_k - T against n·Y_k - k·T from the same draws, in
+    // 128 bits: Poisson(10) at n = 64 (64-bit steps), Poisson(1e10) at n =
+    // 50000 (n·T about 2.5e19: 128-bit steps).
+    const auto check_law = [](const auto& portable, std::int64_t n, bool past_64_bits) {
+      CAPTURE(n);
+      for (std::uint64_t r = 0; r < 3; ++r) {
+        PhiloxWords words(engine::philox_block_key(61, 0), 0, r);
+        PhiloxWords again = words;
+        std::vector<std::int64_t> draws;
+        for (std::int64_t k = 0; k < n; ++k) {
+          draws.push_back(static_cast<std::int64_t>(engine::stepped_draw(portable, again)));
+        }
+        const std::int64_t total = std::accumulate(draws.begin(), draws.end(), std::int64_t{0});
+        CHECK((exp::DeviceInt128{total} * n > exp::DeviceInt128{INT64_MAX}) == past_64_bits);
+        exp::DeviceInt128 high = 0, low = 0;
+        std::int64_t y = 0;
+        for (std::int64_t k = 1; k < n; ++k) {
+          y += draws[static_cast<std::size_t>(k - 1)];
+          const exp::DeviceInt128 u = exp::DeviceInt128{y} * n - exp::DeviceInt128{k} * total;
+          high = std::max(high, u);
+          low = std::min(low, u);
+        }
+        REQUIRE(high > 0);
+        REQUIRE(low < 0);
+        const exp::IntegerShiftValues shift = exp::replication_integer_shift(portable, words, n, 1.0);
+        CHECK(shift.w_prime == static_cast<double>(high));
+        CHECK(shift.d_prime == static_cast<double>(std::max(high, -low)));
+        CHECK(shift.max_right == exp::max_right_shift(high, total, n));
+        CHECK(shift.max_left == exp::max_left_shift(low, total));
+      }
+    };
+    const dist::Poisson small{10}, large{1e10};
+    check_law(dist::PoissonSampler(small).portable(), 64, false);
+    check_law(dist::PoissonSampler(large).portable(), 50000, true);
   }
 
   TEST_CASE("shared kernel: scatter's l and l_obs under --rng philox are the device kernel's - replication by replication") {

@@ -12,11 +12,16 @@
 //   (replication_shift). Each V_k is the same rounding of the same doubles
 //   either way, and max and min are exact in any order, so both give the same
 //   bits.
-// - Integer loads (the host's IntegerBridge, maxshift.hpp): Y_k summed in a
-//   64-bit integer, u_k = n·Y_k − k·T in 128 bits, so that ties are decided
-//   exactly; W' and D' are max u and max |u| times scale/n, one rounding
-//   each, and Max_R_Shift and Max_L_Shift ⌊(max u + T − n)/T⌋ and
-//   −⌊min u/T⌋, as on the host (replication_integer_shift).
+// - Integer loads (the host's IntegerBridge, maxshift.hpp): u_k = n·Y_k −
+//   k·T exactly, so that ties are decided exactly; W' and D' are max u and
+//   max |u| times scale/n, one rounding each, and Max_R_Shift and
+//   Max_L_Shift ⌊(max u + T − n)/T⌋ and −⌊min u/T⌋, as on the host
+//   (replication_integer_shift). The second pass steps u_k = u_{k−1} +
+//   n·X_k − T (integer_bridge_extremes), every partial sum within [−n·T,
+//   n·T]: in 64-bit integers where n·T fits in 63 bits (any law's mean
+//   times n² below 9.2·10^18), else in 128 bits; a GPU thread's 64-bit
+//   step is a product and two adds where n·Y_k − k·T in 128 bits was two
+//   128-bit products.
 #pragma once
 
 #include <cstdint>
@@ -94,6 +99,24 @@ LBMC_HOST_DEVICE inline std::int64_t max_left_shift(DeviceInt128 low, std::int64
   return static_cast<std::int64_t>(-floor_divide(low, total));
 }
 
+//! The extremes of u_k = n·Y_k − k·T over k = 1..n−1 (0 included), the
+//! loads X_k >= 0 of total T drawn again from `words`, stepped in `Int`
+//! (design note: |n·T| must fit in it).
+template <class Int, class Sampler, class Words>
+LBMC_HOST_DEVICE inline void integer_bridge_extremes(const Sampler& draw, Words& words, std::int64_t n,
+                                                     std::int64_t total, DeviceInt128& high, DeviceInt128& low) {
+  Int u = 0;
+  Int top = 0;
+  Int bottom = 0;
+  for (std::int64_t k = 1; k < n; ++k) {
+    u += Int{static_cast<std::int64_t>(engine::stepped_draw(draw, words))} * n - total;
+    top = u > top ? u : top;
+    bottom = u < bottom ? u : bottom;
+  }
+  high = top;
+  low = bottom;
+}
+
 //! One replication of n >= 2 integer loads (X >= 0) drawn twice from the same
 //! counters; scale_per_n = 1/(σ√n)/n.
 template <class Sampler, class Words>
@@ -103,14 +126,12 @@ LBMC_HOST_DEVICE inline IntegerShiftValues replication_integer_shift(const Sampl
   std::int64_t total = 0;
   for (std::int64_t k = 0; k < n; ++k) total += static_cast<std::int64_t>(engine::stepped_draw(draw, words));
   if (total <= 0) return {0.0, 0.0, false, 0, 0};
-  std::int64_t y = 0;
   DeviceInt128 high = 0;
   DeviceInt128 low = 0;
-  for (std::int64_t k = 1; k < n; ++k) {
-    y += static_cast<std::int64_t>(engine::stepped_draw(draw, again));
-    const DeviceInt128 u = DeviceInt128{y} * n - DeviceInt128{k} * total;
-    high = u > high ? u : high;
-    low = u < low ? u : low;
+  if (DeviceInt128{total} * n <= DeviceInt128{INT64_MAX}) {
+    integer_bridge_extremes<std::int64_t>(draw, again, n, total, high, low);
+  } else {
+    integer_bridge_extremes<DeviceInt128>(draw, again, n, total, high, low);
   }
   const DeviceInt128 max_abs = high > -low ? high : -low;
   return {static_cast<double>(high) * scale_per_n, static_cast<double>(max_abs) * scale_per_n, max_abs >= total,
