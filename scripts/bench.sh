@@ -532,25 +532,28 @@ fi
 # ------------------------------------------------------------ device-fold ---
 
 # The host's side of a GPU run (bench/device_fold.cpp): maxload --device cuda
-# at n = 1024 hands the host 2^24 maxima in blocks of 64, each folded into an
-# accumulator and the block reduction, then sorted for the quantiles; here
-# from a stand-in device whose values are ready, in ns a replication, at 1
-# to all threads (lbmc_ns_per_variate: the loop; device-fold-store: the sort).
+# at n = 1024 hands the host 2^24 maxima in blocks of 64, and at n = 65536
+# 2^22 in blocks of one, each block folded into an accumulator and the block
+# reduction, then sorted for the quantiles; here from a stand-in device
+# whose values are ready, in ns a replication, at 1 to all threads
+# (lbmc_ns_per_variate: the loop; device-fold-store: the sort).
 fold_bin="$(dirname "$lbmc")/device_fold"
 if want device-fold && ((!busy)) && cmake --build "$(dirname "$lbmc")" --target device_fold >/dev/null 2>&1; then
-  fold_reps=$((quick ? 1 << 22 : 1 << 24))
-  for ((t = 1; t <= threads_max; t++)); do
-    log "device-fold threads=$t: $runs runs of $fold_reps replications"
-    loops=() stores=()
-    for ((i = 0; i < runs; i++)); do
-      read -r loop store <<<"$("$fold_bin" "$fold_reps" "$t")"
-      loops+=("$loop") stores+=("$store")
+  for block in 64 1; do
+    fold_reps=$(((quick ? 1 << 22 : 1 << 24) / (block == 1 ? 4 : 1)))
+    for ((t = 1; t <= threads_max; t++)); do
+      log "device-fold threads=$t: $runs runs of $fold_reps replications in blocks of $block"
+      loops=() stores=()
+      for ((i = 0; i < runs; i++)); do
+        read -r loop store <<<"$("$fold_bin" "$fold_reps" "$t" "$block")"
+        loops+=("$loop") stores+=("$store")
+      done
+      case_name="$fold_reps maxima in blocks of $block"
+      row device-fold "$case_name" "$(median "${loops[@]}")" "$(percentile 10 "${loops[@]}")" \
+        "$(percentile 90 "${loops[@]}")" "" "" "" "" "" "" "$t"
+      row device-fold-store "$case_name" "$(median "${stores[@]}")" "$(percentile 10 "${stores[@]}")" \
+        "$(percentile 90 "${stores[@]}")" "" "" "" "" "" "" "$t"
     done
-    case_name="$fold_reps maxima in blocks of 64"
-    row device-fold "$case_name" "$(median "${loops[@]}")" "$(percentile 10 "${loops[@]}")" \
-      "$(percentile 90 "${loops[@]}")" "" "" "" "" "" "" "$t"
-    row device-fold-store "$case_name" "$(median "${stores[@]}")" "$(percentile 10 "${stores[@]}")" \
-      "$(percentile 90 "${stores[@]}")" "" "" "" "" "" "" "$t"
   done
 fi
 

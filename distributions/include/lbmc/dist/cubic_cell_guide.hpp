@@ -31,7 +31,7 @@
 //   rounding, on the floating-point side (an integer form of the test was
 //   5% slower: the generator's 128-bit steps keep the integer units busy;
 //   the offset made a double in [1, 2) by its bits instead of a
-//   conversion, 1.03 times as long); 256 KiB
+//   conversion, 1.04-1.06 times as long); 256 KiB
 //   for the 8192 buckets (4096 took 1.02 times as long) where
 //   NegBinomial(1000, 0.01)'s thresholds and guide take 1.5 MiB.
 // - The rest (nearby_value, out of the draws' loop): in a certified bucket
