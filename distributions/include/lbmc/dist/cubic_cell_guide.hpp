@@ -19,8 +19,9 @@
 //   equals t's slope (a cell of no width makes t jump between parts), plus
 //   a bound on the rounding of Estrin's scheme in double, (c0 + r·c1) +
 //   r²·(c2 + r·c3), whose term of degree d passes at most d + 2 roundings
-//   (Higham, "Accuracy and Stability of Numerical Algorithms", §5.1). Other buckets (the far tails, and
-//   those reaching the table's tail cells) hold NaN.
+//   (Higham, "Accuracy and Stability of Numerical Algorithms", §5.1).
+//   Other buckets (the far tails, and those reaching the table's tail
+//   cells) hold NaN.
 // - A draw rounds q = Q(r) to the nearest integer j (q + 1.5·2^52, whose
 //   low bits then hold j: no conversion, and no undefined one of NaN) and
 //   is settled when |q - j| < 1/2 - delta: then first + t lies strictly
