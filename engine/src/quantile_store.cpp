@@ -546,24 +546,27 @@ void QuantileStore::gather() {
   if (gathered_) return;
   // The blocks copied to their places on the OpenMP threads (the array is
   // not zeroed first: the copies write every element), in tasks of
-  // consecutive blocks of kGatherTask values or more: a run of 4·10^6
-  // one-replication blocks (maxload --n 65536) would otherwise pay a
-  // dynamic schedule's dispatch for every value.
+  // kGatherTask values each, whatever the blocks' sizes: 4·10^6
+  // one-replication blocks (maxload --n 65536 on a GPU, before they join
+  // in their chunks) or a few chunk-sized ones.
   constexpr std::size_t kGatherTask = std::size_t{1} << 16;
-  std::vector<std::size_t> starts(blocks_.size() + 1, values_.size());
-  std::vector<std::size_t> tasks{0};  // each task's first block, then blocks_.size()
-  for (std::size_t i = 0; i < blocks_.size(); ++i) {
-    starts[i + 1] = starts[i] + blocks_[i].values.size();
-    if (starts[i + 1] - starts[tasks.back()] >= kGatherTask) tasks.push_back(i + 1);
-  }
-  if (tasks.back() != blocks_.size()) tasks.push_back(blocks_.size());
-  values_.resize(starts.back());
-  const auto task_count = static_cast<std::int64_t>(tasks.size()) - 1;
+  const std::size_t first = values_.size();
+  std::vector<std::size_t> starts(blocks_.size() + 1, first);
+  for (std::size_t i = 0; i < blocks_.size(); ++i) starts[i + 1] = starts[i] + blocks_[i].values.size();
+  const std::size_t last = starts.back();
+  values_.resize(last);
+  const auto task_count = static_cast<std::int64_t>((last - first + kGatherTask - 1) / kGatherTask);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t t = 0; t < task_count; ++t) {
-    for (std::size_t i = tasks[static_cast<std::size_t>(t)]; i < tasks[static_cast<std::size_t>(t) + 1]; ++i) {
-      const std::span<const double> block = blocks_[i].values;
-      std::copy(block.begin(), block.end(), values_.begin() + static_cast<std::ptrdiff_t>(starts[i]));
+    const std::size_t begin = first + static_cast<std::size_t>(t) * kGatherTask;
+    const std::size_t end = std::min(begin + kGatherTask, last);
+    // The block holding value `begin`: the last one starting at or before it.
+    auto i = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+    for (std::size_t at = begin; at < end; ++i) {
+      const std::size_t count = std::min(end, starts[i + 1]) - at;
+      std::copy_n(blocks_[i].values.begin() + static_cast<std::ptrdiff_t>(at - starts[i]), count,
+                  values_.begin() + static_cast<std::ptrdiff_t>(at));
+      at += count;
     }
   }
   blocks_.clear();
