@@ -63,6 +63,8 @@ for law in normal:0,1 normal:5,1 exponential:2 uniform:-1,3 poisson:10 binomial:
   compare "maxshift $law n=2,37,1024" maxshift --dist "$law" --n 2,37,1024 --reps "$reps" --seed 21 --alpha 0.5,0.99
 done
 compare "maxshift normal n=65536" maxshift --dist normal:0,1 --n 65536 --reps $((reps / 10)) --seed 22
+# n·T past 2^63: the integer bridge's 128-bit steps.
+compare "maxshift poisson:1e10 n=40000" maxshift --dist poisson:1e10 --n 40000 --reps 64 --seed 25
 compare "maxshift normal at 1 thread" maxshift --dist normal:1,2 --n 256 --reps "$reps" --seed 23 --threads 1
 compare "maxshift exponential --target-rse" maxshift --dist exponential:1 --n 64 --reps 1000 --target-rse 0.001 \
   --max-reps 1e6 --seed 24
