@@ -15,7 +15,9 @@
 #   machine lacks are taken from there, so a binary built elsewhere runs.
 #   --quick: the byte comparisons with fewer replications, rates once.
 #   A device_parts beside it (cmake --build build/release --target
-#   device_parts) is run too: the normal kernel's parts timed apart.
+#   device_parts) is run too: the normal kernel's parts timed apart; and a
+#   device_fold (bench/device_fold.cpp): the host's side of a GPU run on
+#   all cores, one-replication blocks and blocks of 64.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -46,7 +48,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY
 cores=$(nproc)
 
 echo "gpu_check: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)," \
-  "$cores cores ($(lscpu | sed -n 's/^Model name: *//p'))"
+  "$cores cores ($(lscpu | sed -n 's/^Model name: *//p'), $(lscpu | sed -n 's/^Thread(s) per core: *//p') threads a core)"
 echo "lbmc: $("$lbmc" --version 2>&1 | head -1)"
 echo
 echo "== bytes: --device cuda against --device cpu --rng philox"
@@ -58,6 +60,13 @@ if [[ -x "$parts" ]]; then
   echo
   echo "== the kernel's parts (bench/device_parts.cu)"
   "$parts" 4096 262144
+fi
+fold=$(dirname "$lbmc")/device_fold
+if [[ -x "$fold" ]]; then
+  echo
+  echo "== the host's side on $cores threads (bench/device_fold.cpp), ns a replication: loop, store"
+  echo "2^22 maxima in blocks of 1: $("$fold" $((1 << 22)) "$cores" 1)"
+  echo "2^24 maxima in blocks of 64: $("$fold" $((1 << 24)) "$cores" 64)"
 fi
 
 # lbmc_rate REPEATS TOTAL PER_REP COMMAND ARGS...: "process run" rates (1e9
