@@ -74,6 +74,19 @@ RunPlan plan_with(int threads, std::int64_t reps) {
   return plan;
 }
 
+// `count` blocks' moments of 1 to most_values varied values each, from
+// `seed` (merges of Moments are not associative in floating point: only a
+// fixed shape of the reduction gives the same bits).
+std::vector<Moments> varied_blocks(std::size_t count, std::uint64_t seed, double most_values) {
+  std::vector<Moments> blocks(count);
+  auto gen = block_generator(seed, 0);
+  for (auto& m : blocks) {
+    const int n = 1 + static_cast<int>(uniform01(gen) * most_values);
+    for (int i = 0; i < n; ++i) m.add(std::exp(10.0 * uniform01(gen)));
+  }
+  return blocks;
+}
+
 }  // namespace
 
 TEST_SUITE("fast") {
@@ -170,14 +183,7 @@ TEST_SUITE("fast") {
 
 TEST_SUITE("fast") {
   TEST_CASE("reduction: the same bits for any arrival order and any split of the blocks") {
-    // 1000 blocks of varied values (merges of Moments are not associative in
-    // floating point: only a fixed shape gives the same bits).
-    std::vector<Moments> blocks(1000);
-    auto gen = block_generator(77, 0);
-    for (auto& m : blocks) {
-      const int n = 1 + static_cast<int>(uniform01(gen) * 50);
-      for (int i = 0; i < n; ++i) m.add(std::exp(10.0 * uniform01(gen)));
-    }
+    const std::vector<Moments> blocks = varied_blocks(1000, 77, 50);
     const auto total_of = [](BlockReduction<Moments>& r) {
       Moments total;
       r.fold_into(total);
@@ -212,12 +218,7 @@ TEST_SUITE("fast") {
     // Shares of consecutive blocks, each added in increasing order with some
     // blocks left out (held from a checkpoint), then the shares' nodes
     // handed to the shared reduction, against every block added to one.
-    std::vector<Moments> blocks(777);
-    auto gen = block_generator(78, 0);
-    for (auto& m : blocks) {
-      const int n = 1 + static_cast<int>(uniform01(gen) * 20);
-      for (int i = 0; i < n; ++i) m.add(std::exp(10.0 * uniform01(gen)));
-    }
+    const std::vector<Moments> blocks = varied_blocks(777, 78, 20);
     std::mt19937 pick(5);
     for (int trial = 0; trial < 20; ++trial) {
       std::vector<char> held(blocks.size(), 0);
