@@ -534,21 +534,25 @@ fi
 # The host's side of a GPU run (bench/device_fold.cpp): maxload --device cuda
 # at n = 1024 hands the host 2^24 maxima in blocks of 64, and at n = 65536
 # 2^22 in blocks of one, each block folded into an accumulator and the block
-# reduction, then sorted for the quantiles; here from a stand-in device
-# whose values are ready, in ns a replication, at 1 to all threads
-# (lbmc_ns_per_variate: the loop; device-fold-store: the sort).
+# reduction, then sorted for the quantiles; maxshift at n = 65536 folds W',
+# D' and D >= 1 of 2^21 replications in blocks of one, into two stores.
+# Here from a stand-in device whose values are ready, in ns a replication,
+# at 1 to all threads (lbmc_ns_per_variate: the loop; device-fold-store:
+# the sort).
 fold_bin="$(dirname "$lbmc")/device_fold"
 if want device-fold && ((!busy)) && cmake --build "$(dirname "$lbmc")" --target device_fold >/dev/null 2>&1; then
-  for block in 64 1; do
-    fold_reps=$(((quick ? 1 << 22 : 1 << 24) / (block == 1 ? 4 : 1)))
+  for fold_case in "maxload 64" "maxload 1" "maxshift 1"; do
+    read -r fold_kernel block <<<"$fold_case"
+    fold_reps=$(((quick ? 1 << 22 : 1 << 24) / (block == 1 ? 4 : 1) / ("$fold_kernel" == maxshift ? 2 : 1)))
     for ((t = 1; t <= threads_max; t++)); do
-      log "device-fold threads=$t: $runs runs of $fold_reps replications in blocks of $block"
+      log "device-fold $fold_kernel threads=$t: $runs runs of $fold_reps replications in blocks of $block"
       loops=() stores=()
       for ((i = 0; i < runs; i++)); do
-        read -r loop store <<<"$("$fold_bin" "$fold_reps" "$t" "$block")"
+        read -r loop store <<<"$("$fold_bin" "$fold_reps" "$t" "$block" "$fold_kernel")"
         loops+=("$loop") stores+=("$store")
       done
       case_name="$fold_reps maxima in blocks of $block"
+      [[ "$fold_kernel" == maxshift ]] && case_name="maxshift: $fold_reps replications in blocks of $block"
       row device-fold "$case_name" "$(median "${loops[@]}")" "$(percentile 10 "${loops[@]}")" \
         "$(percentile 90 "${loops[@]}")" "" "" "" "" "" "" "$t"
       row device-fold-store "$case_name" "$(median "${stores[@]}")" "$(percentile 10 "${stores[@]}")" \

@@ -17,7 +17,8 @@
 #   A device_parts beside it (cmake --build build/release --target
 #   device_parts) is run too: the normal kernel's parts timed apart; and a
 #   device_fold (bench/device_fold.cpp): the host's side of a GPU run on
-#   all cores, one-replication blocks and blocks of 64.
+#   all cores, one-replication blocks and blocks of 64, and maxshift's
+#   one-replication blocks.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -67,6 +68,7 @@ if [[ -x "$fold" ]]; then
   echo "== the host's side on $cores threads (bench/device_fold.cpp), ns a replication: loop, store"
   echo "2^22 maxima in blocks of 1: $("$fold" $((1 << 22)) "$cores" 1)"
   echo "2^24 maxima in blocks of 64: $("$fold" $((1 << 24)) "$cores" 64)"
+  echo "maxshift, 2^21 replications in blocks of 1: $("$fold" $((1 << 21)) "$cores" 1 maxshift)"
 fi
 
 # lbmc_rate REPEATS TOTAL PER_REP COMMAND ARGS...: "process run" rates (1e9

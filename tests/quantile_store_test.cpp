@@ -326,6 +326,34 @@ TEST_SUITE("fast") {
     CHECK(std::ranges::equal(a.finalize().sorted_values(),
                              std::vector<double>{1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0, 4.0, 5.0, 5.0}));
   }
+
+  // Two stores a block, appended in turn in two lanes (maxshift's W' and D'
+  // as a GPU run's blocks are folded), each merged up its own tree: every
+  // store holds its own values, each once.
+  TEST_CASE("quantile store: two stores a block in two lanes - each tree merges to its own values") {
+    constexpr std::size_t kBlocks = 64;
+    std::vector<QuantileStore> w(kBlocks), d(kBlocks);
+    for (std::size_t i = 0; i < kBlocks; ++i) {
+      w[i].append(1)[0] = static_cast<double>(i);
+      const std::span<double> two = d[i].append(2, 1);
+      two[0] = 1000.0 + static_cast<double>(i);
+      two[1] = 2000.0 + static_cast<double>(i);
+    }
+    for (std::size_t width = 1; width < kBlocks; width *= 2) {
+      for (std::size_t i = 0; i + width < kBlocks; i += 2 * width) {
+        w[i].merge(w[i + width]);
+        d[i].merge(d[i + width]);
+      }
+    }
+    std::vector<double> expected_w(kBlocks), expected_d;
+    std::iota(expected_w.begin(), expected_w.end(), 0.0);
+    for (const double base : {1000.0, 2000.0}) {
+      for (std::size_t i = 0; i < kBlocks; ++i) expected_d.push_back(base + static_cast<double>(i));
+    }
+    CHECK(std::ranges::equal(w[0].finalize().sorted_values(), expected_w));
+    CHECK(std::ranges::equal(d[0].finalize().sorted_values(), expected_d));
+    CHECK_THROWS(w[0].append(1, QuantileStore::kAppendLanes));
+  }
 }
 
 TEST_SUITE("fast") {

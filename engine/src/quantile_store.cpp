@@ -2,6 +2,7 @@
 #include "lbmc/engine/quantile_store.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <exception>
@@ -39,15 +40,16 @@ struct ChunkCursor {
   std::shared_ptr<ScratchVector<double>> chunk;
   std::size_t used = 0;
 };
-thread_local ChunkCursor t_cursor;
+thread_local std::array<ChunkCursor, QuantileStore::kAppendLanes> t_cursors;
 
-// `count` values of storage for a new block, not initialised.
-std::pair<std::shared_ptr<ScratchVector<double>>, std::span<double>> carve(std::size_t count) {
+// `count` values of storage for a new block, not initialised, from the
+// thread's chunk of `lane`.
+std::pair<std::shared_ptr<ScratchVector<double>>, std::span<double>> carve(std::size_t count, unsigned lane) {
   if (count > kChunkValues / 8) {
     auto own = std::make_shared<ScratchVector<double>>(count);
     return {own, std::span<double>(*own)};
   }
-  ChunkCursor& cursor = t_cursor;
+  ChunkCursor& cursor = t_cursors.at(lane);
   if (!cursor.chunk || kChunkValues - cursor.used < count) {
     cursor.chunk = std::make_shared<ScratchVector<double>>(kChunkValues);
     cursor.used = 0;
@@ -151,8 +153,8 @@ void QuantileStore::push_block(Block block) {
   }
 }
 
-std::span<double> QuantileStore::append(std::size_t count) {
-  auto [storage, values] = carve(count);
+std::span<double> QuantileStore::append(std::size_t count, unsigned lane) {
+  auto [storage, values] = carve(count, lane);
   push_block({std::move(storage), values, false});
   count_ += static_cast<std::int64_t>(count);
   gathered_ = false;

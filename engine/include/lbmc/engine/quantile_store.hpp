@@ -40,17 +40,20 @@
 // after it is a look-up (saving the store as bytes, for a checkpoint, reads
 // the blocks where they are).
 //
-// append() carves its blocks from chunks of 2 MiB, one chunk per thread at
-// a time, each on a huge-page boundary and advised for huge pages
+// append() carves its blocks from chunks of 2 MiB, one chunk per thread and
+// lane at a time, each on a huge-page boundary and advised for huge pages
 // (scratch_vector.hpp): the first writes of 10^7 direct maxima in blocks
 // of 4096 then take one page fault per 2 MiB instead of one per 4 KiB, and
 // on a virtual machine the small faults cost twice the draws themselves. A
-// chunk lives while any block in it does; a thread keeps its last chunk.
-// Blocks are carved back to back, so the blocks one thread appends in turn
-// (a GPU run's one-replication blocks, folded in block order) lie end to
-// end, and a store that appends or merges a block following its last one
-// in the same chunk extends that one: merging a thread's run of blocks up
-// the reduction's tree stays one entry a chunk instead of one a block.
+// chunk lives while any block in it does; a thread keeps its last chunk of
+// each lane. Blocks are carved back to back, so the blocks one thread
+// appends in turn to one lane (a GPU run's one-replication blocks, folded
+// in block order) lie end to end, and a store that appends or merges a
+// block following its last one in the same chunk extends that one: merging
+// a thread's run of blocks up the reduction's tree stays one entry a chunk
+// instead of one a block. A kernel with two stores (maxshift's W' and D')
+// appends them in two lanes: in one, their blocks would alternate and none
+// would follow another of its store.
 #pragma once
 
 #include <cstddef>
@@ -138,8 +141,12 @@ class QuantileStore {
   void reserve(std::size_t count);
   //! Room for `count` more values, to be written through the span returned
   //! (a block of values of its own, not initialised: the caller writes
-  //! every value before the store is read, saved or merged).
-  std::span<double> append(std::size_t count);
+  //! every value before the store is read, saved or merged). A kernel that
+  //! appends to several stores a block gives each its own `lane` (below
+  //! kAppendLanes), so that each store's blocks lie end to end (design note).
+  std::span<double> append(std::size_t count, unsigned lane = 0);
+  //! Chunks a thread carves from at a time, one a lane.
+  static constexpr unsigned kAppendLanes = 2;
   //! Adds every value of `other`.
   void merge(const QuantileStore& other);
 

@@ -153,6 +153,12 @@ struct MaxShiftSample {
 engine::Simulated<MaxShiftSample> simulate_max_shift(const dist::LoadLaw& law, std::int64_t n, bool covariance,
                                   engine::RunPlan plan);
 
+//! Folds a GPU's replications into a block's accumulator as the CPU's
+//! replication loop builds it: `values` holds kDeviceShiftValues a
+//! replication (kDeviceIntegerShiftValues for integer loads), as the device
+//! kernels write them (device_kernels.hpp).
+void fold_device_shifts(std::span<const double> values, bool integer_loads, MaxShiftSample& acc);
+
 //! Bytes a covariance run of n needs at most (the block accumulators of one
 //! wave and the total).
 double covariance_bytes(std::int64_t n);
