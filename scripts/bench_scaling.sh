@@ -6,7 +6,11 @@
 # for the whole process and for its run (the JSON meta's wall_seconds, as
 # lbmc times itself: without the process's start-up and mpirun's launch).
 # Every run's CSV is compared with the single-thread one: a difference is
-# an error.
+# an error. A last row a case, CASE:copies, runs as many single-thread
+# processes side by side as there are cores, each a share of the
+# replications: the efficiency the machine itself allows a kernel at all
+# cores busy (clocks that fall as cores wake, threads that share a core, a
+# shared cache or memory), to read the threads' efficiency against.
 #
 # Usage: scripts/bench_scaling.sh [--quick] [--cores N] [--runs K] [--work W]
 #   default: median of 3 runs per configuration, cases of about 4 s on one
@@ -83,6 +87,45 @@ wall_of() {  # ranks threads args... -> "process_seconds run_seconds" (also leav
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
+# row CASE RANKS THREADS WALL BASE RUN RUN_BASE WORK: a CSV row, WORK the
+# share of the single-thread run's replications timed.
+row() {
+  awk -v n="$1" -v r="$2" -v t="$3" -v w="$4" -v b="$5" -v u="$6" -v c="$7" -v f="$8" \
+    'BEGIN { s = f * b / w; q = f * c / u; printf "%s,%d,%d,%.3f,%.2f,%.2f,%.3f,%.2f,%.2f\n", n, r, t, w, s, s / (r * t), u, q, q / (r * t) }'
+}
+
+# copies CASE ARGS...: $cores single-thread processes of ARGS side by side,
+# each with its share of --reps (the median of $runs, the slowest process
+# each time) as the row CASE:copies.
+copies() {
+  local name=$1; shift
+  local args=("$@") reps=0 i k c
+  for ((k = 0; k + 1 < ${#args[@]}; ++k)); do [[ ${args[k]} == --reps ]] && reps=${args[k + 1]} && break; done
+  local share=$((reps / cores))
+  ((cores > 1 && share > 0)) || return 0
+  args[k + 1]=$share
+  local times=() run_times=()
+  for ((i = 0; i < runs; ++i)); do
+    local start end pids=()
+    start=$(date +%s.%N)
+    for ((c = 0; c < cores; ++c)); do
+      "$lbmc" "${args[@]}" --threads 1 --seed $((7 + c)) --quiet --progress never --csv "$work/copy$c.csv" \
+        --json "$work/copy$c.json" </dev/null >/dev/null &
+      pids+=($!)
+    done
+    wait "${pids[@]}"
+    end=$(date +%s.%N)
+    times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }')")
+    run_times+=("$(/usr/bin/env python3 -c 'import json, sys
+print(max(json.load(open(f))["meta"]["wall_seconds"] for f in sys.argv[1:]))' "$work"/copy*.json)")
+  done
+  local wall run
+  wall=$(median "${times[@]}") run=$(median "${run_times[@]}")
+  row "$name:copies" "$cores" 1 "$wall" "$base" "$run" "$run_base" \
+    "$(awk -v s="$share" -v c="$cores" -v r="$reps" 'BEGIN { printf "%.9f", s * c / r }')"
+  echo "bench_scaling: $name, $cores single-thread processes side by side: $wall s (run phase $run s)" >&2
+}
+
 # The machine's topology: where the threads asked for pass its physical
 # cores, they share them (SMT), and the efficiency there says so.
 topology=$(lscpu 2>/dev/null | awk -F: '/^Socket\(s\)/ { s = $2 + 0 } /^Core\(s\) per socket/ { c = $2 + 0 }
@@ -110,8 +153,8 @@ for entry in "${cases[@]}"; do
       echo "bench_scaling: $name at $ranks x $threads: output differs from 1 x 1" >&2
       exit 1
     fi
-    awk -v n="$name" -v r="$ranks" -v t="$threads" -v w="$wall" -v b="$base" -v u="$run" -v c="$run_base" \
-      'BEGIN { s = b / w; q = c / u; printf "%s,%d,%d,%.3f,%.2f,%.2f,%.3f,%.2f,%.2f\n", n, r, t, w, s, s / (r * t), u, q, q / (r * t) }'
+    row "$name" "$ranks" "$threads" "$wall" "$base" "$run" "$run_base" 1
     echo "bench_scaling: $name $ranks x $threads: $wall s (run phase $run s)" >&2
   done
+  copies "$name" "${args[@]}"
 done
