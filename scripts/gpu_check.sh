@@ -12,7 +12,9 @@
 # Usage: scripts/gpu_check.sh [--quick]
 #   LBMC_BINARY: the lbmc to check (default build/release/lbmc). A folder
 #   lib/ beside it may hold its shared libraries (from ldd): those this
-#   machine lacks are taken from there, so a binary built elsewhere runs.
+#   machine lacks are taken from there, so a binary built elsewhere runs
+#   (scripts/pack.sh makes such a folder, build/device, with the timing
+#   programs below).
 #   --quick: the byte comparisons with fewer replications, rates once.
 #   A device_parts beside it (cmake --build build/release --target
 #   device_parts) is run too: the normal kernel's parts timed apart; and a
