@@ -543,7 +543,9 @@ fold_bin="$(dirname "$lbmc")/device_fold"
 if want device-fold && ((!busy)) && cmake --build "$(dirname "$lbmc")" --target device_fold >/dev/null 2>&1; then
   for fold_case in "maxload 64" "maxload 1" "maxshift 1"; do
     read -r fold_kernel block <<<"$fold_case"
-    fold_reps=$(((quick ? 1 << 22 : 1 << 24) / (block == 1 ? 4 : 1) / ("$fold_kernel" == maxshift ? 2 : 1)))
+    # maxshift: half of maxload's one-replication blocks (two stores a block)
+    fold_reps=$(((quick ? 1 << 22 : 1 << 24) / (block == 1 ? 4 : 1)))
+    [[ "$fold_kernel" == maxshift ]] && fold_reps=$((fold_reps / 2))
     for ((t = 1; t <= threads_max; t++)); do
       log "device-fold $fold_kernel threads=$t: $runs runs of $fold_reps replications in blocks of $block"
       loops=() stores=()
