@@ -133,6 +133,10 @@ bool below_exp(double y, double s) noexcept { return y < std::exp(-s); }
 
 }  // namespace detail
 
+double NormalSampler::past_fast_path(std::size_t j, double z, engine::Generator& gen) const noexcept {
+  return standard_normal_from(*shared_.tables.normal, j, z, gen, detail::LibraryMath{});
+}
+
 NormalSampler::NormalSampler(const Normal& law)
     : shared_{law.mu, law.sigma, {.normal = &normal_ziggurat(), .exp_log = &exp_log_tables()}} {
   if (!(std::isfinite(law.mu) && std::isfinite(law.sigma) && law.sigma > 0.0)) {

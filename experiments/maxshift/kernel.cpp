@@ -258,35 +258,23 @@ ProcessorShifts processor_shifts(const std::vector<double>& loads) {
 
 namespace {
 
-// A block's shifts (right, left) and its squares, in storage the thread
-// keeps: a GPU's one-replication blocks would otherwise allocate three
-// times a replication.
-struct BlockScratch {
-  std::span<double> right, left, squares;
-};
-BlockScratch block_scratch(std::size_t reps, bool integer_loads) {
-  thread_local std::vector<double> storage;
-  const std::size_t shifts = integer_loads ? reps : 0;
-  if (storage.size() < 2 * shifts + reps) storage.resize(2 * shifts + reps);
-  double* const at = storage.data();
-  return {{at, shifts}, {at + shifts, shifts}, {at + 2 * shifts, reps}};
-}
-
-// The moments of a block's stored W', D' and shifts, P(W' = 0) and P(D >= 1).
+// The moments of a block's stored W', D' and shifts, P(W' = 0) and P(D >= 1);
+// `squares`: room for w.size() values.
 void add_block_moments(MaxShiftSample& acc, std::span<const double> w, std::span<const double> d,
-                       const BlockScratch& block, std::int64_t d_hits) {
-  const auto squares = [scratch = block.squares](std::span<const double> values) {
-    std::transform(values.begin(), values.end(), scratch.begin(), [](double x) { return x * x; });
-    return engine::Moments::of(scratch);
+                       std::span<const double> right, std::span<const double> left, std::int64_t d_hits,
+                       std::span<double> squares) {
+  const auto moments_of_squares = [squares](std::span<const double> values) {
+    std::transform(values.begin(), values.end(), squares.begin(), [](double x) { return x * x; });
+    return engine::Moments::of(squares.first(values.size()));
   };
   acc.w_prime.merge(engine::Moments::of(w));
   acc.d_prime.merge(engine::Moments::of(d));
-  acc.w_prime_sq.merge(squares(w));
-  acc.d_prime_sq.merge(squares(d));
+  acc.w_prime_sq.merge(moments_of_squares(w));
+  acc.d_prime_sq.merge(moments_of_squares(d));
   acc.w_zero.add(std::count(w.begin(), w.end(), 0.0), static_cast<std::int64_t>(w.size()));
   acc.d_ge_1.add(d_hits, static_cast<std::int64_t>(w.size()));
-  acc.max_rshift.merge(engine::Moments::of(block.right));
-  acc.max_lshift.merge(engine::Moments::of(block.left));
+  acc.max_rshift.merge(engine::Moments::of(right));
+  acc.max_lshift.merge(engine::Moments::of(left));
 }
 
 }  // namespace
@@ -296,7 +284,12 @@ void fold_device_shifts(std::span<const double> values, bool integer_loads, MaxS
   const std::size_t reps = values.size() / stride;
   const std::span<double> w = acc.w_prime_values.append(reps);
   const std::span<double> d = acc.d_prime_values.append(reps, 1);
-  const BlockScratch block = block_scratch(reps, integer_loads);
+  // The shifts and the squares in storage the thread keeps: a GPU's
+  // one-replication blocks would otherwise allocate three times a block.
+  thread_local std::vector<double> scratch;
+  const std::size_t shifts = integer_loads ? reps : 0;
+  if (scratch.size() < 2 * shifts + reps) scratch.resize(2 * shifts + reps);
+  const std::span<double> right(scratch.data(), shifts), left(scratch.data() + shifts, shifts);
   std::int64_t d_hits = 0;
   for (std::size_t r = 0; r < reps; ++r) {
     const double* v = values.data() + stride * r;
@@ -304,11 +297,11 @@ void fold_device_shifts(std::span<const double> values, bool integer_loads, MaxS
     d[r] = v[1];
     d_hits += v[2] != 0.0 ? 1 : 0;
     if (integer_loads) {
-      block.right[r] = v[3];
-      block.left[r] = v[4];
+      right[r] = v[3];
+      left[r] = v[4];
     }
   }
-  add_block_moments(acc, w, d, block, d_hits);
+  add_block_moments(acc, w, d, right, left, d_hits, std::span<double>(scratch).subspan(2 * shifts, reps));
 }
 
 namespace {
@@ -347,7 +340,7 @@ struct MaxShiftKernel {
     const auto reps = static_cast<std::size_t>(count);
     const std::span<double> w = acc.w_prime_values.append(reps);
     const std::span<double> d = acc.d_prime_values.append(reps, 1);
-    const BlockScratch block = block_scratch(reps, integer_loads);
+    std::vector<double> right(integer_loads ? reps : 0), left(right.size());
     std::int64_t d_hits = 0;
     const double scale = w_prime_scale();
     const double scale_per_n = scale / static_cast<double>(n);
@@ -376,8 +369,8 @@ struct MaxShiftKernel {
         d[r] = static_cast<double>(u.max_abs()) * scale_per_n;
         d_hits += u.reaches_one_processor() ? 1 : 0;
         const ProcessorShifts shifts = u.shifts();
-        block.right[r] = static_cast<double>(shifts.max_right);
-        block.left[r] = static_cast<double>(shifts.max_left);
+        right[r] = static_cast<double>(shifts.max_right);
+        left[r] = static_cast<double>(shifts.max_left);
       } else {
         double total = 0.0;
         for (double& y : prefix) y = total += draw(local);
@@ -392,7 +385,8 @@ struct MaxShiftKernel {
       engine::next_replication(local);
     }
     gen = local;
-    add_block_moments(acc, w, d, block, d_hits);
+    std::vector<double> squares(reps);
+    add_block_moments(acc, w, d, right, left, d_hits, squares);
   }
 
   // 1/(σ√n), which turns max V into W'.

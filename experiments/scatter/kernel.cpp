@@ -69,8 +69,11 @@ struct ScatterKernel {
       double total = 0.0;
       std::int64_t procs_until_look = procs_per_look;
       for (std::int64_t p = 0; p < procs; ++p) {
-        const double t =
-            tasks > engine::kInterruptPollSpan ? polled_sum(draw, local) : processor_time(draw, local, tasks);
+        // The polled sum on a copy of the generator, so that no call takes
+        // the address of `local`, which then stays in registers.
+        const double t = tasks > engine::kInterruptPollSpan
+                             ? dist::detail::with_generator_copy(local, [&](Gen& g) { return polled_sum(draw, g); })
+                             : processor_time(draw, local, tasks);
         slowest = std::max(slowest, t);
         total += t;
         if (--procs_until_look == 0) {

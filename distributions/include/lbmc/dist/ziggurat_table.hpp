@@ -212,6 +212,16 @@ LBMC_HOST_DEVICE LBMC_FORCE_INLINE double standard_exponential(const Exponential
   }
 }
 
+//! standard_normal from its first point (entry j, abscissa z) when that lies
+//! past the fast path, the generator just past the point's output: the same
+//! outputs and the same value.
+template <class Words, class Math>
+double standard_normal_from(const NormalZiggurat& t, std::size_t j, double z, Words& gen, const Math& math) {
+  LBMC_SAMPLER_NO_FP_CONTRACT
+  const double past = detail::normal_past_fast_path(t, j, z, gen, math);
+  return past == past ? past : standard_normal(t, gen, math);  // rejected in the wedge: afresh
+}
+
 //! standard_exponential from its first point when that lies past the fast
 //! path, the generator just past the point's output: the same outputs and
 //! the same value. For the loops that draw two points at a time
