@@ -93,9 +93,8 @@ class NormalSampler {
     LBMC_SAMPLER_NO_FP_CONTRACT
     const NormalZiggurat& t = *shared_.tables.normal;
     const detail::ZigguratPoint p = detail::ziggurat_point(t, gen());
-    const double z = p.inside(t) ? p.z : detail::with_generator_copy(gen, [this, j = p.entry, z = p.z](engine::Generator& g) {
-      return past_fast_path(j, z, g);
-    });
+    const auto rest = [this, j = p.entry, z = p.z](engine::Generator& g) { return past_fast_path(j, z, g); };
+    const double z = p.inside(t) ? p.z : detail::with_generator_copy(gen, rest);
     return shared_.mu + shared_.sigma * z;
   }
   //! One variate from another stream (the counter-based one), as a GPU
