@@ -18,7 +18,6 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "lbmc/engine/device.hpp"
@@ -48,13 +47,14 @@ class ReadyDevice final : public engine::DeviceReplications {
 };
 
 // A kernel as the device path sees it: one launch's values, handed over
-// for every launch and folded as the kernel folds them.
+// for every launch and folded by the kernel's own fold.
 template <class Sample>
 struct FoldKernel {
   using Accumulator = Sample;
   std::int64_t blocks_per_launch;
   std::int64_t values_per_replication;
   std::span<const double> launch_values;
+  void (*fold_values)(std::span<const double>, Sample&);
 
   Accumulator make_accumulator() const { return {}; }
   template <class Gen>
@@ -64,27 +64,20 @@ struct FoldKernel {
   std::unique_ptr<engine::DeviceReplications> on_device(const engine::DeviceLaunchPlan&) const {
     return std::make_unique<ReadyDevice>(blocks_per_launch, values_per_replication, launch_values);
   }
-  void fold(std::span<const double> block, Accumulator& acc) const {
-    if constexpr (std::is_same_v<Sample, exp::MaxShiftSample>) {
-      exp::fold_device_shifts(block, false, acc);
-    } else {  // maxload's brute force: the maxima's store and moments
-      const std::span<double> maxima = acc.quantiles.append(block.size());
-      std::copy(block.begin(), block.end(), maxima.begin());
-      acc.moments.merge(engine::Moments::of(maxima));
-    }
-  }
+  void fold(std::span<const double> block, Accumulator& acc) const { fold_values(block, acc); }
 };
 
 // Runs `Sample`'s fold over REPS replications; prints the two times.
 template <class Sample>
-int time_fold(const engine::RunPlan& plan, std::int64_t values_per_replication) {
+int time_fold(const engine::RunPlan& plan, std::int64_t values_per_replication,
+              void (*fold_values)(std::span<const double>, Sample&)) {
   // One launch's values (W', D' and the indicator for maxshift; maxima
   // near 3 for maxload), made before the run is timed.
   const std::int64_t blocks_per_launch = engine::device_reps_per_launch(1024) / plan.block_reps;
   std::vector<double> values(static_cast<std::size_t>(blocks_per_launch * plan.block_reps * values_per_replication));
   engine::Generator gen = engine::block_generator(1, 0);
   for (double& v : values) v = 3.0 + static_cast<double>(gen() >> 11) * 0x1p-53;
-  const FoldKernel<Sample> kernel{blocks_per_launch, values_per_replication, values};
+  const FoldKernel<Sample> kernel{blocks_per_launch, values_per_replication, values, fold_values};
   Sample total;
   const engine::RunReport report = engine::run_replications(plan, kernel, total);
   const double per_rep = 1e9 / static_cast<double>(plan.reps);
@@ -107,6 +100,11 @@ int main(int argc, char** argv) {
   plan.stream = engine::Stream::philox;
   plan.device = engine::Device::cuda;
   plan.progress = engine::ProgressMode::never;
-  if (kernel == "maxshift") return time_fold<exp::MaxShiftSample>(plan, exp::kDeviceShiftValues);
-  return time_fold<exp::MaxLoadSample>(plan, 1);
+  if (kernel == "maxshift") {
+    return time_fold<exp::MaxShiftSample>(plan, exp::kDeviceShiftValues,
+                                          [](std::span<const double> values, exp::MaxShiftSample& acc) {
+                                            exp::fold_device_shifts(values, false, acc);
+                                          });
+  }
+  return time_fold<exp::MaxLoadSample>(plan, 1, exp::fold_device_maxima);
 }

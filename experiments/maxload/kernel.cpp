@@ -15,6 +15,13 @@
 #include "lbmc/exp/maxload.hpp"
 
 namespace lbmc::exp {
+
+void fold_device_maxima(std::span<const double> values, MaxLoadSample& acc) {
+  const std::span<double> maxima = acc.quantiles.append(values.size());
+  std::copy(values.begin(), values.end(), maxima.begin());
+  acc.moments.merge(engine::Moments::of(maxima));
+}
+
 namespace {
 
 // Replications of the max of n iid draws from one sampler (for the direct
@@ -75,11 +82,7 @@ struct MaxLoadKernel {
   {
     return device_maxima(sampler.portable(), n, plan);
   }
-  void fold(std::span<const double> values, Accumulator& acc) const {
-    const std::span<double> maxima = acc.quantiles.append(values.size());
-    std::copy(values.begin(), values.end(), maxima.begin());
-    acc.moments.merge(engine::Moments::of(maxima));
-  }
+  void fold(std::span<const double> values, Accumulator& acc) const { fold_device_maxima(values, acc); }
 
   // The counter-based stream: a stream per replication, drawn by the
   // sampler's portable form through the source a GPU runs

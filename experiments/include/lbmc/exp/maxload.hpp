@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct MaxLoadSample {
     };
   }
 };
+
+//! Folds a GPU's maxima (one a replication) into a block's accumulator as
+//! the CPU's replication loop builds it.
+void fold_device_maxima(std::span<const double> values, MaxLoadSample& acc);
 
 //! Simulates Z = max of n iid draws of `law` under `plan` (block size from
 //! the work per replication), stopping on the relative se of the mean when
