@@ -36,8 +36,23 @@ struct NodeId {
   std::int64_t index = 0;
   std::int64_t first() const noexcept { return index << level; }
   std::int64_t end() const noexcept { return (index + 1) << level; }
+  //! The node it merges with: the other child of its parent.
+  NodeId sibling() const noexcept { return {level, index ^ 1}; }
+  //! The node that covers it and its sibling.
+  NodeId parent() const noexcept { return {level + 1, index >> 1}; }
+  //! Whether it covers the lower half of its parent's blocks.
+  bool is_left() const noexcept { return (index & 1) == 0; }
   friend bool operator<(const NodeId& a, const NodeId& b) noexcept { return a.first() < b.first(); }
+  friend bool operator==(const NodeId& a, const NodeId& b) noexcept = default;
 };
+
+//! The parent's accumulator from its two children's: the left child (lower
+//! blocks) absorbs the right one, whichever of them came first.
+template <class Accumulator>
+Accumulator join_children(Accumulator left, const Accumulator& right) {
+  merge_field(left, right);
+  return left;
+}
 
 template <class Accumulator>
 class BlockReduction {
@@ -52,11 +67,10 @@ class BlockReduction {
   //! merges run outside the lock.
   void add(NodeId id, Accumulator acc) {
     for (;;) {
-      const NodeId sibling{id.level, id.index ^ 1};
       std::optional<Accumulator> other;
       {
         const std::lock_guard lock(mutex_);
-        const auto it = pending_.find(key(sibling));
+        const auto it = pending_.find(key(id.sibling()));
         if (it == pending_.end()) {
           if (!pending_.emplace(key(id), std::move(acc)).second) throw std::logic_error("block reduction: node twice");
           return;
@@ -64,14 +78,8 @@ class BlockReduction {
         other.emplace(std::move(it->second));
         pending_.erase(it);
       }
-      // The left child absorbs the right one.
-      if ((id.index & 1) == 0) {
-        merge_field(acc, *other);
-      } else {
-        merge_field(*other, acc);
-        acc = std::move(*other);
-      }
-      id = NodeId{id.level + 1, id.index >> 1};
+      acc = id.is_left() ? join_children(std::move(acc), *other) : join_children(std::move(*other), acc);
+      id = id.parent();
     }
   }
   //! Adds every node of `nodes` (from another reduction of other blocks).
@@ -151,12 +159,10 @@ class AscendingReduction {
       throw std::logic_error("ascending reduction: blocks out of order");
     }
     NodeId id{0, block};
-    while ((id.index & 1) != 0 && !nodes_.empty() && nodes_.back().id.level == id.level &&
-           nodes_.back().id.index == id.index - 1) {
-      merge_field(nodes_.back().acc, acc);  // the left child absorbs the right one
-      acc = std::move(nodes_.back().acc);
+    while (!id.is_left() && !nodes_.empty() && nodes_.back().id == id.sibling()) {
+      acc = join_children(std::move(nodes_.back().acc), acc);
       nodes_.pop_back();
-      id = NodeId{id.level + 1, id.index >> 1};
+      id = id.parent();
     }
     nodes_.push_back({id, std::move(acc)});
   }
