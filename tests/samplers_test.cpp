@@ -830,8 +830,22 @@ TEST_SUITE("fast") {
           ++searched;
         }
       };
+      // Two draws at once (settle_pair, the loops' form): value() of each.
+      const auto check_pair = [&guide](std::uint64_t u0, std::uint64_t u1) {
+        std::int64_t v0 = 0, v1 = 0;
+        const bool both = guide.settle_pair(u0 << 1, (u1 << 1) | 1, v0, v1);
+        REQUIRE(v0 == guide.value(u0));
+        REQUIRE(v1 == guide.value(u1));
+        REQUIRE(both == (v0 >= 0 && v1 >= 0));
+      };
       constexpr long kDraws = 400'000;
-      for (long k = 0; k < kDraws; ++k) check(gen() >> 1);
+      std::uint64_t previous = 0;
+      for (long k = 0; k < kDraws; ++k) {
+        const std::uint64_t u = gen() >> 1;
+        check(u);
+        check_pair(previous, u);
+        previous = u;
+      }
       INFO("settled ", settled, ", nearby ", nearby, ", searched ", searched);
       CHECK(static_cast<double>(settled) >= c.least_settled * kDraws);
       const auto& thr = c.table.thresholds();
@@ -839,6 +853,8 @@ TEST_SUITE("fast") {
         if (thr[j] == 0 || thr[j] >= kTop) continue;
         check(thr[j] - 1);
         check(thr[j]);
+        check_pair(thr[j] - 1, thr[j]);
+        check_pair(thr[j], previous);
       }
     }
   }

@@ -313,7 +313,11 @@ void NegBinomialSampler::build_guides() {
 
 std::int64_t NegBinomialSampler::cubic_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y) const {
   return detail::guided_prefix_sums(
-      gen, y, [this](std::uint64_t u) { return cubic_guide_.value(u); },
+      gen, y,
+      [this](std::uint64_t x0, std::uint64_t x1, std::int64_t& v0, std::int64_t& v1) {
+        return cubic_guide_.settle_pair(x0, x1, v0, v1);
+      },
+      [this](std::uint64_t u) { return cubic_guide_.value(u); },
       [this](std::uint64_t u) { return cubic_search(u); },
       [this](std::uint64_t u, engine::Generator& g) { return tail_value(u, g); });
 }

@@ -35,6 +35,13 @@
 //   conversion, 1.04-1.06 times as long); 256 KiB
 //   for the 8192 buckets (4096 took 1.02 times as long) where
 //   NegBinomial(1000, 0.01)'s thresholds and guide take 1.5 MiB.
+// - A loop of draws takes them two at a time (settle_pair): with SSE2 the
+//   two cubics share the two lanes of one register, each lane's operations
+//   in value()'s order, so the same q to the bit. The offsets become
+//   doubles by their bits there (offset + 2^52 less 2^52, exact below
+//   2^52: one packed subtract for two scalar conversions), and one mask
+//   of both compares decides the pair: 0.87-0.89 of the time of two
+//   value() calls in the running sums at NegBinomial(1000 to 1e6, 0.01).
 // - The rest (nearby_value, out of the draws' loop): in a certified bucket
 //   (2·delta of its draws) one threshold decides between the two values
 //   next to q + 1/2; a bucket not certified (the far tails: 0.2% of the
@@ -51,6 +58,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "lbmc/dist/inversion_table.hpp"
 #include "lbmc/dist/sampler_support.hpp"
@@ -88,6 +99,41 @@ class CubicCellGuide {
     // A mask and a compare on the floating-point side, where the
     // generator's integer arithmetic leaves room.
     return std::fabs(q.off) < 0.5 - kDelta ? q.nearest : -1;
+  }
+  //! value() of the draws of the outputs x0 and x1 (u = x >> 1) into v0
+  //! and v1; whether both are settled (the design note).
+  bool settle_pair(std::uint64_t x0, std::uint64_t x1, std::int64_t& v0, std::int64_t& v1) const noexcept {
+    LBMC_SAMPLER_NO_FP_CONTRACT
+#if defined(__SSE2__)
+    const __m128i x = _mm_set_epi64x(static_cast<long long>(x1), static_cast<long long>(x0));
+    const __m128i offset = _mm_and_si128(_mm_srli_epi64(x, 1), _mm_set1_epi64x(static_cast<long long>(kOffsetMask)));
+    const __m128d two52 = _mm_set1_pd(0x1p52);
+    const __m128d r = _mm_sub_pd(_mm_or_pd(_mm_castsi128_pd(offset), two52), two52);
+    const double* b0 = buckets_[x0 >> (kShift + 1)].c;
+    const double* b1 = buckets_[x1 >> (kShift + 1)].c;
+    const __m128d low0 = _mm_load_pd(b0), low1 = _mm_load_pd(b1);
+    const __m128d high0 = _mm_load_pd(b0 + 2), high1 = _mm_load_pd(b1 + 2);
+    const __m128d c0 = _mm_unpacklo_pd(low0, low1), c1 = _mm_unpackhi_pd(low0, low1);
+    const __m128d c2 = _mm_unpacklo_pd(high0, high1), c3 = _mm_unpackhi_pd(high0, high1);
+    const __m128d q = _mm_add_pd(_mm_add_pd(c0, _mm_mul_pd(r, c1)),
+                                 _mm_mul_pd(_mm_mul_pd(r, r), _mm_add_pd(c2, _mm_mul_pd(r, c3))));
+    const __m128d round = _mm_set1_pd(0x1.8p52);
+    const __m128d shifted = _mm_add_pd(q, round);
+    const __m128i nearest = _mm_sub_epi64(_mm_castpd_si128(shifted), _mm_castpd_si128(round));
+    const __m128d off = _mm_sub_pd(q, _mm_sub_pd(shifted, round));
+    const __m128d magnitude = _mm_andnot_pd(_mm_set1_pd(-0.0), off);
+    const int settled = _mm_movemask_pd(_mm_cmplt_pd(magnitude, _mm_set1_pd(0.5 - kDelta)));
+    v0 = _mm_cvtsi128_si64(nearest);
+    v1 = _mm_cvtsi128_si64(_mm_unpackhi_epi64(nearest, nearest));
+    if (settled == 3) [[likely]] return true;
+    if ((settled & 1) == 0) v0 = -1;
+    if ((settled & 2) == 0) v1 = -1;
+    return false;
+#else
+    v0 = value(x0 >> 1);
+    v1 = value(x1 >> 1);
+    return (v0 | v1) >= 0;
+#endif
   }
   //! The value of the cell of u where value() leaves it: in a certified
   //! bucket, first + t(u) lies within 2·delta of the integer m nearest

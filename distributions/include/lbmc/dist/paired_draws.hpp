@@ -80,15 +80,18 @@ template <class Fast, class Cold, class Keep>
 //! value(u) of its output u = gen() >> 1 (the guide's one-bucket answer);
 //! where that is negative, search(u), which draws nothing; where that is
 //! negative too (a tail cell), tail(u, g), which draws on from a copy g of
-//! the generator. The same outputs and sums as one draw at a time. The
-//! outputs come two at a time and the loop over settled pairs calls
-//! nothing, so that the generator's two chains, the sum and the guide stay
-//! in registers (a call in the loop would leave GCC only the callee-saved
-//! ones, and the rest on the stack). For a function out of line of its own.
-template <class Value, class Search, class Tail>
+//! the generator. settle_pair(x0, x1, v0, v1) is value() of the draws of
+//! two outputs at once (whether both are settled; -1 for one that is not),
+//! for a guide that evaluates two draws faster together. The same outputs
+//! and sums as one draw at a time. The outputs come two at a time and the
+//! loop over settled pairs calls nothing, so that the generator's two
+//! chains, the sum and the guide stay in registers (a call in the loop
+//! would leave GCC only the callee-saved ones, and the rest on the stack).
+//! For a function out of line of its own.
+template <class SettlePair, class Value, class Search, class Tail>
 [[gnu::always_inline]] inline std::int64_t guided_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y,
-                                                              const Value& value, const Search& search,
-                                                              const Tail& tail) {
+                                                              const SettlePair& settle_pair, const Value& value,
+                                                              const Search& search, const Tail& tail) {
   const auto tail_draw = [&tail](engine::Generator& g, std::uint64_t u) {
     return detail::with_generator_copy(g, [&tail, u](engine::Generator& copy) { return tail(u, copy); });
   };
@@ -101,9 +104,7 @@ template <class Value, class Search, class Tail>
       std::int64_t running = sum;  // the loop's own (GCC keeps sum, live across the calls, in memory)
       std::int64_t v0 = 0, v1 = 0;
       for (;;) {  // calls nothing
-        v0 = value(pair.first() >> 1);
-        v1 = value(pair.second() >> 1);
-        if ((v0 | v1) < 0) [[unlikely]] break;
+        if (!settle_pair(pair.first(), pair.second(), v0, v1)) [[unlikely]] break;
         next[0] = running += v0;
         next[1] = running += v1;
         next += 2;
@@ -150,6 +151,19 @@ template <class Value, class Search, class Tail>
     *next = sum += last;
   }
   return sum;
+}
+
+//! The same, the pair's draws by value() one at a time.
+template <class Value, class Search, class Tail>
+[[gnu::always_inline]] inline std::int64_t guided_prefix_sums(engine::Generator& gen, std::span<std::int64_t> y,
+                                                              const Value& value, const Search& search,
+                                                              const Tail& tail) {
+  const auto settle_pair = [&value](std::uint64_t x0, std::uint64_t x1, std::int64_t& v0, std::int64_t& v1) {
+    v0 = value(x0 >> 1);
+    v1 = value(x1 >> 1);
+    return (v0 | v1) >= 0;
+  };
+  return guided_prefix_sums(gen, y, settle_pair, value, search, tail);
 }
 
 }  // namespace lbmc::dist::detail
